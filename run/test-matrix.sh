@@ -1,0 +1,149 @@
+#!/bin/sh
+# run/test-matrix.sh: tests of the matrix runner.
+#
+# Host part: the planner against run/fixtures-matrix (each bad-*.matrix names
+# the lines that must be reported in its first line, "# expect: L L ..."),
+# plan expansion counts, the interleaving property, seeds, overrides, and
+# run/matrix's own checks.  Guest part (needs build/bzImage and
+# build/initramfs.cpio.gz; skipped otherwise, or with PJT_TEST_NO_BOOT=1):
+# a tiny real matrix end to end, a mid-matrix guest crash, --resume after a
+# kill.  Prints TAP-ish "ok N - text" lines.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+fixtures=$top/run/fixtures-matrix
+plan_tool=$top/build/matrix-plan
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-matrix.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+check() { # check TEXT COMMAND...: one test line from COMMAND's status
+	text=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $text"; else echo "not ok $n - $text"; fi
+}
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+
+make -s -f "$top/run/matrix.mk" TOP="$top" BUILD="$top/build" matrix-tools >"$tmp/make.log" 2>&1
+check "matrix-plan builds without warnings" sh -c "[ -x '$plan_tool' ] && ! grep -q warning '$tmp/make.log'"
+
+# Bad files: exit 2, nothing on stdout, every expected line reported, no
+# other line, and every message in FILE:LINE: form.
+bad_file_reported() {
+	f=$1
+	expect=$(sed -n '1s/^# expect: //p' "$f" | tr ' ' '\n' | sort -n | tr '\n' ' ')
+	"$plan_tool" "$f" >"$tmp/out" 2>"$tmp/err"
+	[ $? = 2 ] || return 1
+	[ ! -s "$tmp/out" ] || return 1
+	grep -qv "^$f:[0-9][0-9]*: ." "$tmp/err" && return 1
+	got=$(sed "s|^$f:\([0-9]*\):.*|\1|" "$tmp/err" | sort -nu | tr '\n' ' ')
+	[ "$got" = "$expect" ] || { echo "# $f: expected lines $expect, got $got"; return 1; }
+}
+for f in "$fixtures"/bad-*.matrix; do
+	check "$(basename "$f") is refused with every bad line named" bad_file_reported "$f"
+done
+for f in "$fixtures"/good-*.matrix; do
+	check "$(basename "$f") is accepted" sh -c "'$plan_tool' '$f' >/dev/null"
+done
+
+plan() { "$plan_tool" "$@" 2>"$tmp/plan.err"; }
+count() { awk -F'\t' -v k="$1" '$1 == k { n++ } END { print n + 0 }'; }
+value() { awk -F'\t' -v k="$1" '$1 == k { print $2 }'; }
+
+plan "$fixtures/good-full.matrix" >"$tmp/full.plan"
+check "contract example: 6 combos (factorial stock folds into combo stock)" \
+	test "$(count combo <"$tmp/full.plan")" = 6
+check "contract example: 6 combos x 2 workloads x 5 reps = 60 runs" \
+	test "$(count run <"$tmp/full.plan")" = 60 -a "$(value runs <"$tmp/full.plan")" = 60
+check "features column lists bits in canonical order" \
+	grep -q "^combo	rfc-after	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE$" "$tmp/full.plan"
+check "a combo without bits has features 'none'" grep -q "^combo	stock	none$" "$tmp/full.plan"
+check "seq numbers run 1..N in plan order" \
+	sh -c "awk -F'\t' '\$1 == \"run\" && \$2 != ++n { exit 1 }' '$tmp/full.plan'"
+
+plan "$fixtures/good-factorial.matrix" >"$tmp/fact.plan"
+check "factorial over 4 bits gives 16 cells" test "$(count combo <"$tmp/fact.plan")" = 16
+check "a factorial cell equal to a named combo keeps the combo's name" \
+	sh -c "grep -q '^combo	busiest-only	PJT_BUSIEST$' '$tmp/fact.plan' && ! grep -q '^combo	PJT_BUSIEST	' '$tmp/fact.plan'"
+check "factorial names join their bits with + in the order written" \
+	grep -q "^combo	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS	" "$tmp/fact.plan"
+
+plan "$fixtures/good-topologies.matrix" >"$tmp/topo.plan"
+check "3 topologies x 2 combos x 5 workloads x 3 reps = 90 runs" \
+	test "$(count run <"$tmp/topo.plan")" = 90
+check "smp N and sockets=,cores=,threads= both become topologies" \
+	sh -c "grep -q '^topology	1x2x1	--smp	2$' '$tmp/topo.plan' && grep -q '^topology	1x2x2	--topology	1,2,2$' '$tmp/topo.plan'"
+check "rt-app files are resolved beside the matrix file" \
+	grep -q "^file	rt-app good-rtapp.json	$fixtures/good-rtapp.json$" "$tmp/topo.plan"
+
+# Interleaving: the runs of one topology come in blocks, one per repetition,
+# each holding every cell exactly once.
+interleaved() {
+	awk -F'\t' '
+	$1 == "combo" { ncombo++ }
+	$1 == "workload" { nwork++ }
+	$1 == "run" {
+		key = $3 SUBSEP $6
+		if (!(key in first)) { first[key] = ++blocks; order[blocks] = key }
+		if (key != last) { if (key in closed) bad = 1; closed[last] = 1; last = key }
+		cell = $4 SUBSEP $7
+		if (seen[key, cell]++) bad = 1
+		size[key]++
+	}
+	END {
+		cells = ncombo * nwork
+		for (b = 1; b <= blocks; b++) if (size[order[b]] != cells) bad = 1
+		exit bad || blocks == 0
+	}' "$1"
+}
+check "interleave: each repetition block holds every cell once (60 runs)" interleaved "$tmp/full.plan"
+check "interleave: same property over 3 topologies" interleaved "$tmp/topo.plan"
+runs_of() { awk -F'\t' '$1 == "run" { print $3, $4, $6, $7 }' "$1"; }
+plan "$fixtures/good-full.matrix" >"$tmp/full2.plan"
+runs_of "$tmp/full.plan" >"$tmp/order1"
+runs_of "$tmp/full2.plan" >"$tmp/order2"
+check "the same seed gives the same order" cmp -s "$tmp/order1" "$tmp/order2"
+sed 's/^seed .*/seed 43/' "$fixtures/good-full.matrix" >"$tmp/seed43.matrix"
+plan "$tmp/seed43.matrix" >"$tmp/seed43.plan"
+runs_of "$tmp/seed43.plan" >"$tmp/order3"
+check "another seed gives another order" sh -c "! cmp -s '$tmp/order1' '$tmp/order3'"
+check "another seed still interleaves" interleaved "$tmp/seed43.plan"
+check "the first blocks differ between rep 1 and rep 2 (fresh shuffle per block)" \
+	sh -c "[ \"\$(awk '\$3 == 1 { print \$2, \$4 }' '$tmp/order1')\" != \"\$(awk '\$3 == 2 { print \$2, \$4 }' '$tmp/order1')\" ]"
+grep -v '^seed' "$fixtures/good-full.matrix" >"$tmp/noseed.matrix"
+check "without a seed line the chosen seed is in the plan" \
+	sh -c "'$plan_tool' '$tmp/noseed.matrix' | grep -Eq '^seed	[0-9]+$'"
+
+plan --reps 1 --smp sockets=1,cores=2,threads=2 --duration 1s "$fixtures/good-full.matrix" >"$tmp/over.plan"
+check "--reps/--smp/--duration override the file" \
+	sh -c "[ \$(awk -F'\t' '\$1 == \"run\"' '$tmp/over.plan' | wc -l) = 12 ] &&
+	       grep -q '^topology	1x2x2	--topology	1,2,2$' '$tmp/over.plan' &&
+	       [ \$(grep -c '^topology' '$tmp/over.plan') = 1 ] && grep -q '^duration_ms	1000$' '$tmp/over.plan'"
+check "a bad override is refused with exit 2 naming the option" \
+	sh -c "'$plan_tool' --reps x '$fixtures/good-full.matrix' >/dev/null 2>'$tmp/e'; [ \$? = 2 ] && grep -q -- '--reps' '$tmp/e'"
+
+# run/matrix: validation before anything boots, --dry-run.
+matrix=$top/run/matrix
+if [ -x "$matrix" ]; then
+	"$matrix" --out "$tmp/res-bad" "$fixtures/bad-feature.matrix" >"$tmp/o" 2>"$tmp/e"
+	check "run/matrix refuses a bad file with exit 2, FILE:LINE:, nothing created" \
+		sh -c "[ $? = 2 ] && grep -q 'bad-feature.matrix:3:' '$tmp/e' && [ ! -e '$tmp/res-bad' ]"
+	"$matrix" --dry-run --reps 2 "$fixtures/good-full.matrix" >"$tmp/dry" 2>&1
+	check "run/matrix --dry-run prints the expanded plan and an estimate" \
+		sh -c "[ $? = 0 ] && [ \$(grep -c '^ *[0-9]* *1x4x1 ' '$tmp/dry') = 24 ] && grep -q 'estimated duration' '$tmp/dry'"
+	check "run/matrix --help exits 0" sh -c "'$matrix' --help | grep -q usage"
+	check "run/matrix with an unknown option exits 2" sh -c "'$matrix' --bogus x >/dev/null 2>&1; [ \$? = 2 ]"
+else
+	skip "run/matrix not present"
+fi
+
+# ---- Guest part -----------------------------------------------------------
+if [ "${PJT_TEST_NO_BOOT:-0}" = 1 ]; then
+	skip "guest tests (PJT_TEST_NO_BOOT=1)"
+	exit 0
+fi
+if [ ! -r "$top/build/bzImage" ] || [ ! -r "$top/build/initramfs.cpio.gz" ] || [ ! -x "$top/run/boot" ]; then
+	skip "guest tests need build/bzImage, build/initramfs.cpio.gz (make kernel initramfs) and run/boot"
+	exit 0
+fi
