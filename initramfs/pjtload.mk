@@ -1,0 +1,35 @@
+# pjtload, the workload generator (included by the top-level Makefile;
+# also usable alone: make -f initramfs/pjtload.mk pjtload).
+TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+BUILD ?= $(TOP)/build
+
+PJTLOAD_DIR := $(TOP)/initramfs/pjtload
+PJTLOAD_OBJ := $(BUILD)/pjtload-obj
+PJTLOAD_CC ?= gcc
+PJTLOAD_CFLAGS := -D_GNU_SOURCE -O2 -Wall -Wextra -pthread -MMD -MP
+# The pure parts, unit-tested on the host by initramfs/test-pjtload.sh.
+PJTLOAD_PURE := units opts hist rate
+PJTLOAD_UNITS := $(PJTLOAD_PURE) record taskstat output duty pingpong forkmode main
+PJTLOAD_OBJS := $(PJTLOAD_UNITS:%=$(PJTLOAD_OBJ)/%.o)
+
+.PHONY: pjtload pjtload-host-tools
+pjtload: $(BUILD)/pjtload
+# The unit-test driver and the bare-loop benchmark, host builds.
+pjtload-host-tools: $(BUILD)/pjtload-test $(BUILD)/pjtload-bare
+
+$(BUILD)/pjtload: $(PJTLOAD_OBJS)
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -static -o $@ $^
+
+$(BUILD)/pjtload-test: $(PJTLOAD_OBJ)/test_driver.o $(PJTLOAD_PURE:%=$(PJTLOAD_OBJ)/%.o)
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^
+
+$(BUILD)/pjtload-bare: $(PJTLOAD_OBJ)/bare_bench.o $(PJTLOAD_OBJ)/record.o $(PJTLOAD_OBJ)/units.o
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^
+
+$(PJTLOAD_OBJ)/%.o: $(PJTLOAD_DIR)/%.c | $(PJTLOAD_OBJ)
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -c -o $@ $<
+
+$(PJTLOAD_OBJ):
+	mkdir -p $@
+
+-include $(wildcard $(PJTLOAD_OBJ)/*.d)

@@ -1,0 +1,335 @@
+/* duty and calibrate modes: the RFC's experiment.
+ *
+ * Each thread works in periods of P starting at boundaries b_k = t0 + k*P.
+ * The busy part of period k lasts until b_k + duty% * P by CLOCK_MONOTONIC
+ * (wall clock, as in the RFC: a duty task asks for a share of wall time;
+ * time lost to preemption or to a late wake-up costs records, which is what
+ * rate_fraction shows). Then the thread sleeps with an absolute
+ * clock_nanosleep until the next boundary; the wake-up latency is the
+ * actual wake time minus that boundary. A boundary that passes while the
+ * thread is still busy with an earlier period (other than the one its busy
+ * part is meant to end at, which for duty=100 is the next boundary) is an
+ * overrun: that period is skipped and the thread resynchronises to the
+ * next boundary still ahead. */
+#include "modes.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "gate.h"
+#include "hist.h"
+#include "output.h"
+#include "rate.h"
+#include "record.h"
+#include "taskstat.h"
+
+struct duty_shared {
+	const struct pjt_options *o;
+	struct gate gate;
+	int abort;
+	uint64_t t0, t_end, periods_total;
+};
+
+struct duty_thread {
+	pthread_t handle;
+	unsigned index;
+	struct duty_shared *sh;
+	struct record_state rec;
+	struct hist hist;
+	struct cpu_samples cpus;
+	struct task_counters counters;
+	uint64_t records, periods, overruns, finish_ns;
+	int error;
+	const char *error_what;
+};
+
+struct duty_result {
+	struct duty_thread *threads;
+	unsigned nthreads;
+	uint64_t elapsed_ns;
+};
+
+static void busy_periods(struct duty_thread *t)
+{
+	const struct duty_shared *sh = t->sh;
+	const uint64_t period = sh->o->period_ns, t0 = sh->t0;
+	const uint64_t busy = period * sh->o->duty / 100;
+	uint64_t k = 0, now;
+
+	sleep_until_ns(t0);
+	hist_record(&t->hist, now_ns() - t0);
+	while (k < sh->periods_total) {
+		uint64_t boundary = t0 + k * period, busy_end = boundary + busy, missed;
+
+		cpu_sample(&t->cpus);
+		do {
+			record_do(&t->rec);
+			t->records++;
+			now = now_ns();
+		} while (now < busy_end);
+		t->periods++;
+
+		/* Boundaries in (busy_end, now]: the periods this one ate. */
+		missed = (now - t0) / period - (busy_end - t0) / period;
+		if (k + 1 + missed > sh->periods_total)
+			missed = sh->periods_total - k - 1;
+		t->overruns += missed;
+		k += 1 + missed;
+		boundary = t0 + k * period;
+		if (k < sh->periods_total && now < boundary) {
+			sleep_until_ns(boundary);
+			hist_record(&t->hist, now_ns() - boundary);
+		}
+	}
+}
+
+static void *duty_thread_main(void *arg)
+{
+	struct duty_thread *t = arg;
+	const struct pjt_options *o = t->sh->o;
+
+	hist_init(&t->hist);
+	counters_open(&t->counters, 0);
+	if (record_init(&t->rec, o->wss, o->seed, t->index)) {
+		t->error = errno;
+		t->error_what = "allocating the working set";
+	} else if (cpu_samples_init(&t->cpus)) {
+		t->error = errno;
+		t->error_what = "allocating CPU samples";
+	}
+	gate_check_in_and_wait(&t->sh->gate);
+	if (!t->sh->abort) {
+		counters_baseline(&t->counters);
+		busy_periods(t);
+		counters_finish(&t->counters);
+		t->finish_ns = now_ns();
+	}
+	return NULL;
+}
+
+static void free_threads(struct duty_result *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nthreads; i++) {
+		record_free(&r->threads[i].rec);
+		cpu_samples_free(&r->threads[i].cpus);
+	}
+	free(r->threads);
+}
+
+/* Runs the threads; 0 with the result filled, or 1 after a message. */
+static int duty_engine(const struct pjt_options *o, struct duty_result *r)
+{
+	struct duty_shared sh = { .o = o, .gate = GATE_INIT };
+	unsigned i, created;
+	uint64_t last_finish = 0;
+	int err, failed = 0;
+
+	r->threads = calloc(o->threads, sizeof(*r->threads));
+	if (!r->threads) {
+		fprintf(stderr, "pjtload: out of memory for %u threads\n", o->threads);
+		return 1;
+	}
+	for (created = 0; created < o->threads; created++) {
+		struct duty_thread *t = &r->threads[created];
+
+		t->index = created;
+		t->sh = &sh;
+		err = pthread_create(&t->handle, NULL, duty_thread_main, t);
+		if (err) {
+			fprintf(stderr, "pjtload: creating thread %u: %s\n", created, strerror(err));
+			break;
+		}
+	}
+	r->nthreads = created;
+	if (created < o->threads)
+		sh.abort = 1;
+	gate_wait_ready(&sh.gate, created);
+	for (i = 0; i < created; i++)
+		if (r->threads[i].error) {
+			fprintf(stderr, "pjtload: thread %u: %s: %s\n", i,
+				r->threads[i].error_what, strerror(r->threads[i].error));
+			sh.abort = 1;
+		}
+	sh.periods_total = (o->duration_ns + o->period_ns - 1) / o->period_ns;
+	sh.t0 = now_ns() + START_DELAY_NS + START_DELAY_PER_TASK_NS * o->threads;
+	sh.t_end = sh.t0 + sh.periods_total * o->period_ns;
+	gate_open(&sh.gate);
+	for (i = 0; i < created; i++) {
+		pthread_join(r->threads[i].handle, NULL);
+		if (r->threads[i].finish_ns > last_finish)
+			last_finish = r->threads[i].finish_ns;
+	}
+	if (sh.abort)
+		failed = 1;
+	r->elapsed_ns = (last_finish > sh.t_end ? last_finish : sh.t_end) - sh.t0;
+	if (failed)
+		free_threads(r);
+	return failed;
+}
+
+/* Sums over the threads; migrations stay unknown (-1) if any thread's are. */
+struct duty_totals {
+	uint64_t records, periods, overruns;
+	int64_t migrations, nr_migrations;
+	struct hist hist;
+};
+
+static void add_known(int64_t *sum, int64_t value)
+{
+	if (*sum >= 0)
+		*sum = value < 0 ? -1 : *sum + value;
+}
+
+static void duty_totals(const struct duty_result *r, struct duty_totals *tot)
+{
+	unsigned i;
+
+	memset(tot, 0, sizeof(*tot));
+	hist_init(&tot->hist);
+	for (i = 0; i < r->nthreads; i++) {
+		const struct duty_thread *t = &r->threads[i];
+
+		tot->records += t->records;
+		tot->periods += t->periods;
+		tot->overruns += t->overruns;
+		add_known(&tot->migrations, t->counters.migrations);
+		add_known(&tot->nr_migrations, t->counters.nr_migrations);
+		hist_merge(&tot->hist, &t->hist);
+	}
+	if (tot->migrations < 0 || tot->nr_migrations < 0)
+		for (i = 0; i < r->nthreads; i++)
+			if (r->threads[i].counters.migrations < 0 || r->threads[i].counters.nr_migrations < 0) {
+				counters_explain(&r->threads[i].counters);
+				break;
+			}
+}
+
+/* "top_cpus=0,1,1,3": the CPU each thread ran on most, in thread order. */
+static void out_top_cpus(const struct duty_result *r)
+{
+	unsigned i;
+
+	out_empty("top_cpus");
+	for (i = 0; i < r->nthreads; i++) {
+		int cpu = cpu_samples_top(&r->threads[i].cpus);
+		if (cpu >= 0)
+			printf(i ? ",%d" : "%d", cpu);
+		else
+			printf(i ? ",-" : "-");
+	}
+}
+
+static void out_per_thread(const struct duty_result *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nthreads; i++) {
+		const struct duty_thread *t = &r->threads[i];
+		int cpu = cpu_samples_top(&t->cpus);
+
+		out_u64("thread", i);
+		out_u64("records", t->records);
+		out_double("records_per_s", 1, per_second(t->records, r->elapsed_ns));
+		out_u64("periods", t->periods);
+		out_u64("overruns", t->overruns);
+		out_wakeup(&t->hist);
+		out_i64_or_empty("migrations", t->counters.migrations);
+		out_i64_or_empty("nr_migrations", t->counters.nr_migrations);
+		out_i64_or_empty("top_cpu", cpu);
+		out_end();
+	}
+}
+
+/* The calibration run: one thread at duty 100 under the same options. */
+static int calibrate(const struct pjt_options *o, uint64_t duration_ns,
+		     struct duty_result *r, double *records_per_s)
+{
+	struct pjt_options c = *o;
+
+	c.mode = MODE_CALIBRATE;
+	c.threads = 1;
+	c.duty = 100;
+	c.duration_ns = duration_ns;
+	if (duty_engine(&c, r))
+		return 1;
+	*records_per_s = per_second(r->threads[0].records, r->elapsed_ns);
+	if (calib_store(calib_path(), o->wss, *records_per_s))
+		fprintf(stderr, "pjtload: writing calibration %s: %s\n", calib_path(), strerror(errno));
+	return 0;
+}
+
+int run_calibrate(const struct pjt_options *o)
+{
+	struct duty_result r;
+	struct duty_totals tot;
+	double rate;
+
+	if (calibrate(o, o->duration_ns, &r, &rate))
+		return 1;
+	duty_totals(&r, &tot);
+	out_str("mode", "calibrate");
+	out_u64("wss", o->wss);
+	out_double("duration_s", 3, (double)r.elapsed_ns / 1e9);
+	out_u64("records", tot.records);
+	out_double("records_per_s", 1, rate);
+	out_double("calib_records_per_s", 1, rate);
+	out_u64("overruns", tot.overruns);
+	out_i64_or_empty("migrations", tot.migrations);
+	out_i64_or_empty("nr_migrations", tot.nr_migrations);
+	out_str("calib_file", calib_path());
+	out_end();
+	free_threads(&r);
+	return 0;
+}
+
+int run_duty(const struct pjt_options *o)
+{
+	struct duty_result r;
+	struct duty_totals tot;
+	double calib = -1, records_per_s, fraction;
+
+	if (calib_lookup(calib_path(), o->wss, &calib) && o->calibrate) {
+		if (calibrate(o, CALIBRATE_NS, &r, &calib))
+			return 1;
+		free_threads(&r);
+	}
+	if (duty_engine(o, &r))
+		return 1;
+	duty_totals(&r, &tot);
+	records_per_s = per_second(tot.records, r.elapsed_ns);
+	fraction = rate_fraction(records_per_s, o->threads, o->duty, calib);
+
+	out_str("mode", "duty");
+	out_u64("threads", o->threads);
+	out_u64("duty", o->duty);
+	out_double("period_ms", 3, (double)o->period_ns / 1e6);
+	out_u64("wss", o->wss);
+	out_double("duration_s", 3, (double)r.elapsed_ns / 1e9);
+	out_u64("records", tot.records);
+	out_double("records_per_s", 1, records_per_s);
+	if (calib > 0) {
+		out_double("calib_records_per_s", 1, calib);
+		out_double("rate_fraction", 4, fraction);
+	} else {
+		out_empty("calib_records_per_s");
+		out_empty("rate_fraction");
+	}
+	out_u64("periods", tot.periods);
+	out_u64("overruns", tot.overruns);
+	out_wakeup(&tot.hist);
+	out_i64_or_empty("migrations", tot.migrations);
+	out_i64_or_empty("nr_migrations", tot.nr_migrations);
+	out_empty("ops_per_s");
+	out_top_cpus(&r);
+	out_end();
+	if (o->per_thread)
+		out_per_thread(&r);
+	free_threads(&r);
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* pjtload: the workload generator of pjt-sched. See usage() below. */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "modes.h"
+#include "opts.h"
+
+static const char usage_text[] =
+	"usage: pjtload MODE [key=value ...]\n"
+	"       pjtload --help | pjtload MODE --help\n"
+	"\n"
+	"Modes:\n"
+	"  duty       N threads; each period a thread does records for duty%% of the\n"
+	"             period (wall clock) and sleeps until the next period boundary\n"
+	"  calibrate  one thread at duty 100: the uncontended records/s, cached\n"
+	"  pingpong   pairs of threads passing a token (pipe or futex)\n"
+	"  fork       fork children that exit at once, at rate forks/s\n"
+	"\n"
+	"Times take ns us ms s (decimals allowed: 1.5s), sizes k m g.\n"
+	"Prints one line of key=value on stdout; an empty value is not measured.\n"
+	"Exit status: 0 done, 1 runtime failure, 2 bad options.\n";
+
+static const char *const mode_help[] = {
+	[MODE_DUTY] =
+	"usage: pjtload duty [threads=1] [duty=50] [period=10ms] [duration=1s]\n"
+	"       [wss=16k] [seed=1] [cpus=LIST] [per_thread=0] [calibrate=0]\n"
+	"\n"
+	"Each thread works in periods starting at common boundaries: busy (records\n"
+	"over its own wss-byte working set) until duty%% of the period has passed\n"
+	"by CLOCK_MONOTONIC, then clock_nanosleep(TIMER_ABSTIME) to the next\n"
+	"boundary. A record is 64 dependent read-modify-write steps at random\n"
+	"cache lines of the working set. Wake-up latency is the actual wake time\n"
+	"minus the boundary. An overrun is a boundary that passed while the thread\n"
+	"was still busy with an earlier period; the period is skipped.\n"
+	"rate_fraction = records_per_s / (threads * duty/100 * calib_records_per_s)\n"
+	"needs a calibration for this wss in the cache ($PJTLOAD_CALIB, default\n"
+	"/tmp/pjtload.calib); calibrate=1 runs one (1s) when there is none.\n"
+	"cpus=0-3,5 sets the affinity of all threads. per_thread=1 adds a line per\n"
+	"thread (thread=N ...).\n"
+	"Keys: mode threads duty period_ms wss duration_s records records_per_s\n"
+	"calib_records_per_s rate_fraction periods overruns wakeup_samples\n"
+	"wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us\n"
+	"migrations nr_migrations ops_per_s top_cpus\n",
+	[MODE_CALIBRATE] =
+	"usage: pjtload calibrate [duration=1s] [wss=16k] [seed=1] [cpus=LIST]\n"
+	"\n"
+	"One thread at duty 100 (the duty mode's loop): records/s uncontended.\n"
+	"Stores calib_records_per_s for this wss in $PJTLOAD_CALIB (default\n"
+	"/tmp/pjtload.calib, per boot), where duty mode finds it.\n"
+	"Keys: mode wss duration_s records records_per_s calib_records_per_s\n"
+	"overruns migrations nr_migrations calib_file\n",
+	[MODE_PINGPONG] =
+	"usage: pjtload pingpong [pairs=1] [via=pipe|futex] [duration=1s]\n"
+	"       [cpus=LIST] [per_thread=0]\n"
+	"\n"
+	"Each pair passes a token carrying a CLOCK_MONOTONIC timestamp back and\n"
+	"forth, through two pipes or a shared futex word. Wake-up latency is the\n"
+	"time from the write to the partner's return from its read.\n"
+	"Keys: mode pairs via duration_s round_trips ops_per_s (round trips/s)\n"
+	"wakeup_samples wakeup_p50_us ... wakeup_max_us migrations nr_migrations\n"
+	"top_cpus, and the duty keys left empty\n",
+	[MODE_FORK] =
+	"usage: pjtload fork [rate=0] [duration=1s] [cpus=LIST]\n"
+	"\n"
+	"Forks children that note their CPU and exit at once, rate forks/s paced\n"
+	"by absolute sleeps (0: as fast as possible), reaping as it goes.\n"
+	"migrations counts the parent and its children (inherited perf counter).\n"
+	"Keys: mode rate duration_s forks ops_per_s (forks/s) child_cpus\n"
+	"(CPU:children,...) migrations, and the other keys left empty\n",
+};
+
+int main(int argc, char **argv)
+{
+	struct pjt_environment env;
+	struct pjt_options opts;
+	char err[512];
+	enum pjt_mode mode;
+
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+		for (mode = MODE_DUTY; mode <= MODE_FORK; mode++)
+			if (!strcmp(argv[1], mode_name(mode))) {
+				fputs(mode_help[mode], stdout);
+				return 0;
+			}
+	if (options_environment(&env)) {
+		perror("pjtload: reading the affinity and task limits");
+		return 1;
+	}
+	if (parse_options(argc - 1, argv + 1, &env, &opts, err, sizeof(err))) {
+		fprintf(stderr, "pjtload: %s\n", err);
+		return 2;
+	}
+	/* Threads and children inherit the affinity. */
+	if (opts.have_cpus && sched_setaffinity(0, sizeof(opts.cpus), &opts.cpus)) {
+		perror("pjtload: sched_setaffinity");
+		return 1;
+	}
+	switch (opts.mode) {
+	case MODE_DUTY: return run_duty(&opts);
+	case MODE_CALIBRATE: return run_calibrate(&opts);
+	case MODE_PINGPONG: return run_pingpong(&opts);
+	case MODE_FORK: return run_fork(&opts);
+	}
+	return 1;
+}
