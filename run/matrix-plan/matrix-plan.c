@@ -568,7 +568,7 @@ static void do_tunable(int line, int argc, char **argv)
 	m.tunables[m.nr_tunables++].line = line;
 }
 
-enum value_kind { V_COUNT, V_PERCENT, V_TIME, V_SIZE, V_CPUS, V_BOOL, V_UINT };
+enum value_kind { V_COUNT, V_PERCENT, V_TIME, V_SIZE, V_CPUS, V_BOOL, V_UINT, V_VIA };
 
 struct key_rule {
 	const char *key;
@@ -585,19 +585,18 @@ struct kind_rule {
 static const struct key_rule duty_keys[] = {
 	{ "threads", V_COUNT, 4096 }, { "duty", V_PERCENT, 100 }, { "period", V_TIME, 0 },
 	{ "wss", V_SIZE, 0 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
-	{ "per_thread", V_BOOL, 1 }, { NULL, 0, 0 },
+	{ "per_thread", V_BOOL, 1 }, { "calibrate", V_BOOL, 1 }, { NULL, 0, 0 },
 };
 static const struct key_rule calibrate_keys[] = {
 	{ "wss", V_SIZE, 0 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
 	{ NULL, 0, 0 },
 };
 static const struct key_rule pingpong_keys[] = {
-	{ "pairs", V_COUNT, 2048 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
+	{ "pairs", V_COUNT, 4096 }, { "via", V_VIA, 0 }, { "cpus", V_CPUS, 0 },
 	{ "per_thread", V_BOOL, 1 }, { NULL, 0, 0 },
 };
 static const struct key_rule fork_keys[] = {
-	{ "rate", V_COUNT, 1000000 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
-	{ NULL, 0, 0 },
+	{ "rate", V_UINT, 1000000 }, { "cpus", V_CPUS, 0 }, { NULL, 0, 0 },
 };
 static const struct key_rule hackbench_keys[] = {
 	{ "groups", V_COUNT, 1000 }, { "loops", V_COUNT, 10000000 }, { "pipe", V_BOOL, 1 },
@@ -666,6 +665,11 @@ static int check_value(int line, const char *kind, const struct key_rule *r, con
 			return 0;
 		error_at(line, "%s %s='%s': want a size > 0 in bytes or with k, m, g, e.g. 16k",
 			 kind, r->key, v);
+		return -1;
+	case V_VIA:
+		if (!strcmp(v, "pipe") || !strcmp(v, "futex"))
+			return 0;
+		error_at(line, "%s %s='%s': want pipe or futex", kind, r->key, v);
 		return -1;
 	case V_CPUS:
 		if (valid_cpus(v))
@@ -829,7 +833,7 @@ static void parse_line(int line, char *text)
 		for (const char *c = argv[i]; *c; c++) {
 			if (*c == ',' && !strcmp(argv[0], "smp"))
 				continue;
-			if (!isprint((unsigned char)*c) || strchr(",'\"\\`$;|&<>(){}*?", *c)) {
+			if (!isprint((unsigned char)*c) || strchr(",'\"\\`$;|&<>(){}[]*?~!", *c)) {
 				error_at(line, "character '%c' is not allowed in a matrix file word "
 					 "(values end up in CSV cells and guest shell lines)",
 					 isprint((unsigned char)*c) ? *c : '?');

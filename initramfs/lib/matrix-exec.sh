@@ -1,0 +1,206 @@
+# matrix-exec.sh: the guest half of run/matrix, sourced by the plan script
+# run/matrix writes for each boot.  stdout is the results channel, stderr
+# the console.  The plan calls, in this order:
+#
+#   matrix_settings DURATION_MS SETTLE_MS
+#   matrix_tunable NAME VALUE                (0 or more)
+#   matrix_file NAME < CONTENT               (rt-app JSON files, 0 or more)
+#   matrix_boot_info                         (UNAME / FEATURES-BEFORE lines)
+#   matrix_run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD...   (one per run)
+#
+# Channel lines (documented in INTERFACES.md):
+#   UNAME <uname -a>
+#   FEATURES-BEFORE <a line of the features file>
+#   RUN-BEGIN seq=N combo=NAME
+#   ROW <the runs.csv row>
+# Each run: set exactly its project bits (NO_X for the others), check the
+# features file reads back so (a mismatch fails the run, loudly), set the
+# tunables, let the system settle, snapshot, run the workload, snapshot.
+
+pjt_lib=/usr/lib/pjt
+features_file=/sys/kernel/debug/sched/features
+debug_sched=/sys/kernel/debug/sched
+pjt_bits="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD"
+run_files=/tmp/pjt-files
+work=/tmp/pjt-run
+csv_columns="seq topology combo features workload rep duration_s lb_pulls_idle lb_pulls_busy lb_pulls_newidle alb_pushed ttwu_wake_remote ttwu_move_affine migrations nr_migrations records_per_s rate_fraction overruns wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us ops_per_s short_tasks_evaluated short_tasks_differed short_tasks_applied busiest_evaluated busiest_differed busiest_applied imbalance_evaluated imbalance_differed imbalance_applied move_tasks_evaluated move_tasks_differed move_tasks_applied idlest_evaluated idlest_differed idlest_applied wake_affine_evaluated wake_affine_differed wake_affine_applied status"
+# What a workload's own output may fill in (pjtload keys, INTERFACES.md).
+workload_keys="duration_s migrations nr_migrations records_per_s rate_fraction overruns wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us ops_per_s"
+
+matrix_duration_ms=10000
+matrix_settle_ms=1000
+matrix_tunables=
+matrix_calibrated=" "
+mkdir -p "$run_files" "$work"
+
+loud() { echo "matrix: $*" >&2; }
+
+matrix_settings() {
+	matrix_duration_ms=$1
+	matrix_settle_ms=$2
+}
+
+matrix_tunable() {
+	matrix_tunables="$matrix_tunables $1=$2"
+}
+
+matrix_file() {
+	cat > "$run_files/$1"
+}
+
+matrix_boot_info() {
+	echo "UNAME $(uname -a)"
+	if [ -r "$features_file" ]; then
+		while IFS= read -r line; do echo "FEATURES-BEFORE $line"; done < "$features_file"
+	else
+		echo "FEATURES-BEFORE (no $features_file)"
+	fi
+}
+
+ms_to_s() { awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }'; }
+uptime_s() { read -r up _ < /proc/uptime; echo "$up"; }
+
+# Sets exactly the bits of FEATURES ("none" or BIT+BIT...) and checks the
+# features file says so.  A bit the kernel does not have counts as clear.
+set_features() {
+	want="+$1+"
+	if [ ! -w "$features_file" ]; then
+		[ "$1" = none ] && return 0
+		loud "seq $seq: $features_file missing: cannot set $1"
+		return 1
+	fi
+	for bit in $pjt_bits; do
+		case $want in
+		*"+$bit+"*) echo "$bit" ;;
+		*) echo "NO_$bit" ;;
+		esac 2>/dev/null > "$features_file"
+	done
+	actual=" $(cat "$features_file") "
+	bad=
+	for bit in $pjt_bits; do
+		case $want in *"+$bit+"*) wanted=1 ;; *) wanted=0 ;; esac
+		case $actual in *" $bit "*) have=1 ;; *) have=0 ;; esac
+		[ "$wanted" = "$have" ] || bad="$bad $bit(wanted=$wanted,reads=$have)"
+	done
+	[ -z "$bad" ] && return 0
+	loud "seq $seq: FEATURES DO NOT READ BACK:$bad"
+	loud "seq $seq: features file: $actual"
+	return 1
+}
+
+set_tunables() {
+	for pair in $matrix_tunables; do
+		name=${pair%%=*}
+		value=${pair#*=}
+		echo "$value" 2>/dev/null > "$debug_sched/$name"
+		got=$(cat "$debug_sched/$name" 2>/dev/null)
+		if [ "$got" != "$value" ]; then
+			loud "seq $seq: tunable $name: wrote $value, reads '${got:-<missing>}'"
+			return 1
+		fi
+	done
+}
+
+# duty's rate_fraction needs the uncontended rate of its wss; measure it once
+# per boot and wss, before the settle time, never inside a measurement.
+calibrate_for() {
+	wss=default
+	for arg; do case $arg in wss=*) wss=${arg#wss=} ;; esac; done
+	case $matrix_calibrated in *" $wss "*) return ;; esac
+	if [ "$wss" = default ]; then
+		pjtload calibrate duration=1s > /dev/null
+	else
+		pjtload calibrate "wss=$wss" duration=1s > /dev/null
+	fi || loud "seq $seq: calibration for wss=$wss failed: rate_fraction stays empty"
+	matrix_calibrated="$matrix_calibrated$wss "
+}
+
+# Runs the workload; key=value lines of what it measured go to stdout.
+run_workload() {
+	kind=$1
+	shift
+	start=$(uptime_s)
+	case $kind in
+	duty|calibrate|pingpong|fork)
+		pjtload "$kind" "$@" "duration=${matrix_duration_ms}ms" > "$work/out" || return 1
+		grep -v '^thread=' "$work/out" | head -n 1 | tr ' ' '\n' ;;
+	hackbench)
+		groups= loops= pipe=
+		for arg; do
+			case $arg in
+			groups=*) groups=${arg#groups=} ;;
+			loops=*) loops=${arg#loops=} ;;
+			pipe=1) pipe=-p ;;
+			esac
+		done
+		hackbench -g "$groups" -l "$loops" $pipe > "$work/out" || return 1
+		# 20 senders x 20 receivers per group, each sender sends loops messages to each receiver.
+		awk -v g="$groups" -v l="$loops" '
+		$1 == "Time:" && $2 > 0 { printf "duration_s=%s\nops_per_s=%.1f\n", $2, g * 20 * 20 * l / $2; found = 1 }
+		END { exit !found }' "$work/out" || { loud "seq $seq: no 'Time:' in hackbench output"; return 1; } ;;
+	rt-app)
+		(cd "$work" && rt-app "$run_files/${1##*/}") > "$work/out" 2>&1 ||
+			{ cat "$work/out" >&2; return 1; } ;;
+	crash)
+		loud "seq $seq: workload crash: panicking the guest on purpose (echo c > /proc/sysrq-trigger)"
+		sync
+		echo c > /proc/sysrq-trigger
+		sleep 10
+		return 1 ;;
+	*)
+		loud "seq $seq: unknown workload kind $kind"
+		return 1 ;;
+	esac
+	echo "wall_s=$(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
+}
+
+# Prints the ROW line from the key=value file $work/row.
+emit_row() {
+	awk -F= -v columns="$csv_columns" '
+	{ v[$1] = substr($0, length($1) + 2) }
+	END {
+		n = split(columns, c, " ")
+		if (v["duration_s"] == "") v["duration_s"] = v["wall_s"]
+		line = "ROW "
+		for (i = 1; i <= n; i++) line = line (i > 1 ? "," : "") v[c[i]]
+		print line
+	}' "$work/row"
+}
+
+matrix_run() {
+	seq=$1 topology=$2 combo=$3 features=$4 rep=$5
+	shift 5
+	echo "RUN-BEGIN seq=$seq combo=$combo"
+	status=ok
+	set_features "$features" && set_tunables || status=failed
+	if [ "$status" = ok ] && [ "$1" = duty ]; then
+		calibrate_for "$@"
+	fi
+	: > "$work/measured"
+	if [ "$status" = ok ]; then
+		sleep "$(ms_to_s "$matrix_settle_ms")"
+		sh "$pjt_lib/snapshot.sh" > "$work/before"
+		if ! run_workload "$@" > "$work/workload"; then
+			loud "seq $seq: workload '$*' FAILED"
+			status=failed
+		fi
+		sh "$pjt_lib/snapshot.sh" > "$work/after"
+		if [ "$status" = ok ]; then
+			sh "$pjt_lib/snapshot.sh" delta "$work/before" "$work/after" > "$work/measured"
+			for key in $workload_keys wall_s; do
+				grep "^$key=." "$work/workload" | head -n 1 >> "$work/measured"
+			done
+		fi
+	fi
+	{
+		echo "seq=$seq"
+		echo "topology=$topology"
+		echo "combo=$combo"
+		echo "features=$features"
+		echo "workload=$*"
+		echo "rep=$rep"
+		cat "$work/measured"
+		echo "status=$status"
+	} > "$work/row"
+	emit_row
+}

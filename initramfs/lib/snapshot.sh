@@ -1,0 +1,64 @@
+#!/bin/sh
+# snapshot.sh: the scheduler counters a matrix run is measured by.
+#
+#   snapshot.sh                  print the counters now, one key=value a line
+#   snapshot.sh delta BEFORE AFTER
+#                                print AFTER - BEFORE for every key in both
+#
+# Keys are runs.csv column names (INTERFACES.md):
+#   from /proc/schedstat (version 15), summed over every CPU and domain:
+#     lb_pulls_idle lb_pulls_busy lb_pulls_newidle  (lb_gained per idle type)
+#     alb_pushed ttwu_wake_remote ttwu_move_affine
+#   from /sys/kernel/debug/sched/pjt_stats, when the kernel has it:
+#     POINT_evaluated POINT_differed POINT_applied for every point listed
+# A source that is missing or of another layout gives no keys (the columns
+# stay empty), with one line on stderr saying why.
+# (The paths can be pointed elsewhere for the host tests.)
+schedstat=${PJT_SCHEDSTAT:-/proc/schedstat}
+pjt_stats=${PJT_STATS:-/sys/kernel/debug/sched/pjt_stats}
+
+snapshot() {
+	header= version=
+	[ -r "$schedstat" ] && read -r header version < "$schedstat"
+	if [ -z "$header" ]; then
+		echo "snapshot.sh: $schedstat missing (CONFIG_SCHEDSTATS?)" >&2
+	elif [ "$header $version" != "version 15" ]; then
+		echo "snapshot.sh: $schedstat is '$header $version', not version 15: pulls left empty" >&2
+	else
+		# Domain lines: "domainN MASK", then 8 load_balance fields per
+		# idle type (idle, busy, newly idle; lb_gained is the 5th), then
+		# alb_count alb_failed alb_pushed sbe_* sbf_* ttwu_wake_remote
+		# ttwu_move_affine ttwu_move_balance.
+		awk '
+		$1 ~ /^domain[0-9]+$/ && NF == 38 {
+			idle += $7; busy += $15; newidle += $23
+			alb += $29; remote += $36; affine += $37; domains++
+		}
+		END {
+			if (!domains) { print "snapshot.sh: no domain lines in /proc/schedstat" > "/dev/stderr"; exit }
+			printf "lb_pulls_idle=%d\nlb_pulls_busy=%d\nlb_pulls_newidle=%d\n", idle, busy, newidle
+			printf "alb_pushed=%d\nttwu_wake_remote=%d\nttwu_move_affine=%d\n", alb, remote, affine
+		}' "$schedstat"
+	fi
+	if [ -r "$pjt_stats" ]; then
+		awk '
+		NR == 1 { if ($1 != "point") { print "snapshot.sh: pjt_stats header is not \"point ...\"" > "/dev/stderr"; exit } next }
+		NF == 4 { printf "%s_evaluated=%s\n%s_differed=%s\n%s_applied=%s\n", $1, $2, $1, $3, $1, $4 }
+		' "$pjt_stats"
+	fi
+}
+
+delta() {
+	awk -F= '
+	NR == FNR { before[$1] = $2; next }
+	$1 in before { printf "%s=%d\n", $1, $2 - before[$1] }
+	' "$1" "$2"
+}
+
+case ${1:-} in
+'') snapshot ;;
+delta)
+	[ $# = 3 ] || { echo "usage: snapshot.sh delta BEFORE AFTER" >&2; exit 2; }
+	delta "$2" "$3" ;;
+*) echo "usage: snapshot.sh [delta BEFORE AFTER]" >&2; exit 2 ;;
+esac
