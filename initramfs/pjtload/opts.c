@@ -79,7 +79,7 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 		o->threads = (unsigned)n;
 		return 0;
 	case KEY_DUTY:
-		*range = "1..100 (percent)";
+		*range = "1..100, a percent";
 		if (parse_bounded(v, 1, 100, &n, why))
 			return -1;
 		o->duty = (unsigned)n;
