@@ -1,0 +1,23 @@
+# One bar per combination (the median of its runs) with the 95% CI of the
+# median as error bar; one panel per metric (pulls by idle type, migrations,
+# throughput, latency percentiles). Bars keep each combination's colour.
+load plotsdir.'/common.gp'
+load spec
+
+panel_width = 150 + 48 * ncombos
+do for [kind in "png svg"] {
+	eval terminal_command(kind, panel_width * npanels, 560)
+	set multiplot layout 1, npanels title chart_title font ',12'
+	set xrange [-0.6 : ncombos - 0.4]
+	set yrange [0 : *]
+	set xtics rotate by 35 right
+	set boxwidth 0.7
+	do for [i = 1 : npanels] {
+		set title ptitle[i]
+		set ylabel pylabel[i]
+		plot pfile[i] using 1:2:5 with boxes lc rgb variable notitle, \
+		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle
+	}
+	unset multiplot
+	set output
+}

@@ -1,0 +1,30 @@
+# pjt_stats counters per combination, one panel per decision point: how
+# often the point was evaluated, how often the PJT rule's answer differed
+# from stock's, how often the PJT answer was applied (median per run).
+# Log scale: a bar that is missing is a count of 0.
+load plotsdir.'/common.gp'
+load spec
+
+columns = npanels < 3 ? npanels : 3
+rows = (npanels + columns - 1) / columns
+do for [kind in "png svg"] {
+	eval terminal_command(kind, columns * (150 + 60 * ncombos), 150 + 380 * rows)
+	set multiplot layout rows, columns title chart_title font ',12'
+	set xrange [-0.6 : ncombos - 0.4]
+	set logscale y
+	set yrange [0.8 : *]
+	set ylabel 'count per run (log scale)'
+	set xtics rotate by 35 right
+	set boxwidth 0.26
+	set key top left horizontal font ',9'
+	do for [i = 1 : npanels] {
+		set title ptitle[i]
+		plot pfile[i] using 1:($6 == 0 ? $2 : NaN):5 with boxes fs transparent solid 0.3 lc rgb variable title 'evaluated', \
+		     '' using 1:($6 == 1 ? $2 : NaN):5 with boxes fs pattern 4 lc rgb variable title 'differed', \
+		     '' using 1:($6 == 2 ? $2 : NaN):5 with boxes fs solid 0.9 lc rgb variable title 'applied', \
+		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle
+		unset key
+	}
+	unset multiplot
+	set output
+}

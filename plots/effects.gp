@@ -1,0 +1,26 @@
+# Each bit's main effect (mean of the cells with the bit minus the mean of
+# the cells without it, on cell medians) with its 95% bootstrap CI, sorted;
+# '*' marks an interval that excludes 0. One panel per metric.
+load plotsdir.'/common.gp'
+load spec
+
+do for [kind in "png svg"] {
+	eval terminal_command(kind, 430 * npanels + 120, 200 + 55 * nterms)
+	set multiplot layout 1, npanels title chart_title font ',12'
+	set yrange [-0.6 : nterms - 0.4]
+	set border 1
+	set grid noytics xtics
+	set arrow 1 from 0, graph 0 to 0, graph 1 nohead lt -1 lw 1.5
+	set ytics scale 0
+	do for [i = 1 : npanels] {
+		set title ptitle[i]
+		set xlabel pxlabel[i]
+		set offsets graph 0.12, graph 0.12, 0, 0
+		plot pfile[i] using ($2/2):1:($2 < 0 ? $2 : 0):($2 < 0 ? 0 : $2):($1 - 0.3):($1 + 0.3):5:ytic(7) \
+			with boxxyerror lc rgb variable notitle, \
+		     '' using 2:1:3:4 with xerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
+		     '' using 4:1:6 with labels left offset char 0.6, 0 notitle
+	}
+	unset multiplot
+	set output
+}

@@ -1,0 +1,562 @@
+/* summary.csv, effects.csv and the data files the gnuplot scripts read
+ * (plots-data/sN/: one directory per study, see the scripts in plots/). */
+#include "pjt-stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_number(FILE *f, double v)
+{
+	char buf[64];
+
+	format_number(buf, sizeof(buf), v);
+	fprintf(f, ",%s", buf);
+}
+
+static void csv_ratio(FILE *f, const struct ratio *r)
+{
+	csv_number(f, r->present ? r->value : NAN);
+	csv_number(f, r->lo);
+	csv_number(f, r->hi);
+	fprintf(f, ",%s", r->excludes_one ? "*" : "");
+}
+
+void write_summary(const struct analysis *a, const char *path)
+{
+	FILE *f = open_output(path);
+
+	fputs("topology,workload,combo,features,metric,n,n_crashed,n_failed,median,q1,q3,min,max,"
+	      "ci_lo,ci_hi,ci_method,ratio_to_stock,ratio_to_stock_lo,ratio_to_stock_hi,"
+	      "ratio_to_stock_sig,ratio_to_rfc_before,ratio_to_rfc_before_lo,"
+	      "ratio_to_rfc_before_hi,ratio_to_rfc_before_sig\n", f);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+
+		for (int g = 0; g < st->ngroups; g++) {
+			const struct group *gr = &st->groups[g];
+			const struct combo *c = &a->combos[gr->combo];
+
+			for (int m = 0; m < a->nmetrics; m++) {
+				const struct sample *smp = &gr->metric[m];
+
+				if (!st->measured[m])
+					continue;
+				csv_text(f, st->topology);
+				fputc(',', f);
+				csv_text(f, st->workload);
+				fputc(',', f);
+				csv_text(f, c->name);
+				fputc(',', f);
+				csv_text(f, c->features);
+				fprintf(f, ",%s,%d,%d,%d", a->metric_names[m], smp->n,
+					gr->n_crashed, gr->n_failed);
+				csv_number(f, smp->median);
+				csv_number(f, smp->q1);
+				csv_number(f, smp->q3);
+				csv_number(f, smp->min);
+				csv_number(f, smp->max);
+				csv_number(f, smp->ci.lo);
+				csv_number(f, smp->ci.hi);
+				fprintf(f, ",%s", smp->ci.method);
+				csv_ratio(f, &gr->to_stock[m]);
+				csv_ratio(f, &gr->to_rfc_before[m]);
+				fputc('\n', f);
+			}
+		}
+	}
+	close_output(f, path);
+}
+
+static char *design_name(const struct analysis *a, const struct study *st)
+{
+	char *name = term_name(a, st, (UINT32_C(1) << st->k) - 1);
+
+	for (char *p = name; *p; p++)
+		if (*p == ':')
+			*p = '+'; /* a design is a feature set */
+	return name;
+}
+
+void write_effects(const struct analysis *a, const char *path)
+{
+	FILE *f = open_output(path);
+
+	fputs("topology,workload,metric,term,order,design,cells,baseline,effect,ci_lo,ci_hi,sig\n", f);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		char *design = design_name(a, st);
+
+		for (int e = 0; e < st->neffects; e++) {
+			const struct effect *ef = &st->effects[e];
+			char *term = term_name(a, st, ef->term);
+
+			csv_text(f, st->topology);
+			fputc(',', f);
+			csv_text(f, st->workload);
+			fprintf(f, ",%s,%s,%d,%s,%d", a->metric_names[ef->metric], term,
+				__builtin_popcount(ef->term), design, 1 << st->k);
+			csv_number(f, st->groups[st->cell_group[0]].metric[ef->metric].median);
+			csv_number(f, ef->value);
+			csv_number(f, ef->lo);
+			csv_number(f, ef->hi);
+			fprintf(f, ",%s\n", ef->excludes_zero ? "*" : "");
+			free(term);
+		}
+		free(design);
+	}
+	close_output(f, path);
+}
+
+char *study_slug(const struct analysis *a, int s)
+{
+	(void)a;
+	return xasprintf("s%d", s + 1);
+}
+
+const char *throughput_metric(const struct analysis *a, const struct study *st)
+{
+	static const char *const preference[] = { "records_per_s", "ops_per_s", "rate_fraction" };
+
+	for (int i = 0; i < 3; i++) {
+		int m = metric_index(a, preference[i]);
+
+		if (m >= 0 && st->measured[m])
+			return preference[i];
+	}
+	return NULL;
+}
+
+static int measured(const struct analysis *a, const struct study *st, const char *name)
+{
+	int m = metric_index(a, name);
+
+	return m >= 0 && st->measured[m];
+}
+
+static int has_effects(const struct study *st, int m)
+{
+	for (int e = 0; e < st->neffects; e++)
+		if (st->effects[e].metric == m)
+			return 1;
+	return 0;
+}
+
+static const char *const pull_metrics[] = { "lb_pulls_idle", "lb_pulls_busy", "lb_pulls_newidle", NULL };
+static const char *const pull_titles[] = { "idle", "busy (not idle)", "newly idle" };
+static const char *const migration_metrics[] = { "migrations", "nr_migrations", NULL };
+static const char *const migration_titles[] = { "perf cpu-migrations", "se.nr\\_migrations" };
+static const char *const throughput_metrics[] = { "records_per_s", "rate_fraction", "ops_per_s", NULL };
+static const char *const throughput_titles[] = { "records/s", "rate fraction", "ops/s" };
+static const char *const throughput_units[] = { "records per second", "fraction of calibrated rate", "operations per second" };
+static const char *const latency_metrics[] = { "wakeup_p50_us", "wakeup_p99_us", "wakeup_p999_us", NULL };
+static const char *const latency_titles[] = { "p50", "p99", "p99.9" };
+static const char *const decision_points[] = { "short_tasks", "busiest", "imbalance", "move_tasks", "idlest", "wake_affine", NULL };
+
+static int count_measured(const struct analysis *a, const struct study *st, const char *const *names)
+{
+	int n = 0;
+
+	for (; *names; names++)
+		n += measured(a, st, *names);
+	return n;
+}
+
+static int decisions_measured(const struct analysis *a, const struct study *st)
+{
+	int n = 0;
+
+	for (const char *const *p = decision_points; *p; p++) {
+		char *name = xasprintf("%s_evaluated", *p);
+
+		n += measured(a, st, name);
+		free(name);
+	}
+	return n;
+}
+
+void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS])
+{
+	const struct study *st = &a->studies[s];
+	char *slug = study_slug(a, s);
+	const char *tput = throughput_metric(a, st);
+	int eff = 0;
+	static const char *const kinds[CHART_KINDS] = { "pulls", "migrations", "throughput", "latency", "effects", "scatter", "decisions" };
+	static const char *const scripts[CHART_KINDS] = { "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "effects.gp", "scatter.gp", "decisions.gp" };
+	static const char *const captions[CHART_KINDS] = {
+		"Load-balance pulls (lb_gained, summed over CPUs and domains) per run, by idle type: median and 95% CI of the median",
+		"Task migrations of the workload's threads per run: median and 95% CI",
+		"Throughput per run: median and 95% CI",
+		"Wake-up latency percentiles per run: median and 95% CI",
+		"Main effect of each bit in the factorial design (cell medians; 95% bootstrap CI), sorted",
+		"Migrations against throughput: one point per combination, medians with both 95% CIs",
+		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median; log scale, a missing bar is 0)",
+	};
+
+	for (const char *names[] = { "lb_pulls_total", "migrations", tput }, **p = names; p < names + 3; p++)
+		if (*p && metric_index(a, *p) >= 0)
+			eff += has_effects(st, metric_index(a, *p));
+	for (int i = 0; i < CHART_KINDS; i++) {
+		plan[i].name = xasprintf("%s-%s", slug, kinds[i]);
+		plan[i].script = scripts[i];
+		plan[i].caption = xstrdup(captions[i]);
+		plan[i].skip_reason = NULL;
+	}
+	if (!count_measured(a, st, pull_metrics))
+		plan[0].skip_reason = xstrdup("no lb_pulls_* values in this workload's runs");
+	if (!count_measured(a, st, migration_metrics))
+		plan[1].skip_reason = xstrdup("no migrations values in this workload's runs");
+	if (!count_measured(a, st, throughput_metrics))
+		plan[2].skip_reason = xstrdup("no records_per_s, rate_fraction or ops_per_s values (not a duty, pingpong or fork workload)");
+	if (!count_measured(a, st, latency_metrics))
+		plan[3].skip_reason = xstrdup("no wake-up latency values in this workload's runs");
+	if (!st->k)
+		plan[4].skip_reason = xstrdup(st->skip_effects);
+	else if (!eff)
+		plan[4].skip_reason = xstrdup("the factorial cells lack values of pulls, migrations and throughput");
+	if (!measured(a, st, "migrations") || !tput)
+		plan[5].skip_reason = xstrdup("needs both migrations and a throughput metric");
+	if (!decisions_measured(a, st))
+		plan[6].skip_reason = xstrdup("no pjt_stats counters in this workload's runs");
+	free(slug);
+}
+
+/* A gnuplot string literal: double quotes, with \ and " escaped. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void dat_number(FILE *f, double v)
+{
+	char buf[64];
+
+	format_number(buf, sizeof(buf), v);
+	fprintf(f, " %s", *buf ? buf : "NaN");
+}
+
+/* combo-METRIC.dat: x median ci_lo ci_hi rgb n "combo". Without an
+ * interval (n < 2) the bar ends at the median. */
+static char *write_combo_metric(const struct analysis *a, const struct study *st,
+				const char *dir, int m)
+{
+	char *path = xasprintf("%s/combo-%s.dat", dir, a->metric_names[m]);
+	FILE *f = open_output(path);
+
+	fprintf(f, "# x median ci_lo ci_hi rgb n combo: %s\n", a->metric_names[m]);
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct sample *smp = &st->groups[g].metric[m];
+		int have_ci = !isnan(smp->ci.lo);
+
+		fprintf(f, "%d", g);
+		dat_number(f, smp->median);
+		dat_number(f, have_ci ? smp->ci.lo : smp->median);
+		dat_number(f, have_ci ? smp->ci.hi : smp->median);
+		fprintf(f, " %d %d ", a->combos[st->groups[g].combo].colour, smp->n);
+		gp_string(f, a->combos[st->groups[g].combo].name);
+		fputc('\n', f);
+	}
+	close_output(f, path);
+	return path;
+}
+
+static void write_xtics(FILE *f, const struct analysis *a, const struct study *st)
+{
+	fprintf(f, "ncombos = %d\nset xtics (", st->ngroups);
+	for (int g = 0; g < st->ngroups; g++) {
+		fputs(g ? ", " : "", f);
+		gp_string(f, a->combos[st->groups[g].combo].name);
+		fprintf(f, " %d", g);
+	}
+	fputs(")\n", f);
+}
+
+static char *chart_title(const struct study *st, const char *what)
+{
+	return xasprintf("%s: %s (topology %s)", what, st->workload, st->topology);
+}
+
+/* A combo-bars.gp spec: one panel per measured metric of names[]. */
+static void write_bars_spec(const struct analysis *a, const struct study *st, const char *dir,
+			    const char *chart, const char *what, const char *const *names,
+			    const char *const *titles, const char *const *units)
+{
+	char *path = xasprintf("%s/%s.gp", dir, chart);
+	FILE *f = open_output(path);
+	char *title = chart_title(st, what);
+	int n = count_measured(a, st, names), panel = 0;
+
+	fputs("chart_title = ", f);
+	gp_string(f, title);
+	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray ptitle[%d]\narray pylabel[%d]\n",
+		n, n, n, n);
+	for (int i = 0; names[i]; i++) {
+		int m = metric_index(a, names[i]);
+
+		if (m < 0 || !st->measured[m])
+			continue;
+		panel++;
+		fprintf(f, "pfile[%d] = ", panel);
+		gp_string(f, write_combo_metric(a, st, dir, m));
+		fprintf(f, "\nptitle[%d] = ", panel);
+		gp_string(f, titles[i]);
+		fprintf(f, "\npylabel[%d] = ", panel);
+		gp_string(f, units[i]);
+		fputc('\n', f);
+	}
+	write_xtics(f, a, st);
+	close_output(f, path);
+	free(title);
+	free(path);
+}
+
+static int bit_colour(const struct analysis *a, const struct study *st, uint32_t factor)
+{
+	for (int g = 0; g < st->ngroups; g++)
+		if (a->combos[st->groups[g].combo].bits == factor)
+			return a->combos[st->groups[g].combo].colour;
+	return 0x777777;
+}
+
+static int compare_effect_values(const void *pa, const void *pb)
+{
+	const struct effect *x = *(const struct effect *const *)pa, *y = *(const struct effect *const *)pb;
+
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+static void write_effects_spec(const struct analysis *a, const struct study *st, const char *dir,
+			       const char *chart)
+{
+	const char *names[] = { "lb_pulls_total", "migrations", throughput_metric(a, st) };
+	const char *units[] = { "change in pulls per run", "change in migrations per run", NULL };
+	char *path = xasprintf("%s/%s.gp", dir, chart);
+	FILE *f = open_output(path);
+	char *title = chart_title(st, "Main effect of each bit");
+	int n = 0, panel = 0;
+
+	units[2] = names[2] ? xasprintf("change in %s per run", names[2]) : NULL;
+	for (int i = 0; i < 3; i++)
+		n += names[i] && metric_index(a, names[i]) >= 0 && has_effects(st, metric_index(a, names[i]));
+	fputs("chart_title = ", f);
+	gp_string(f, title);
+	fprintf(f, "\nnpanels = %d\nnterms = %d\narray pfile[%d]\narray ptitle[%d]\narray pxlabel[%d]\n",
+		n, st->k, n, n, n);
+	for (int i = 0; i < 3; i++) {
+		const struct effect *mains[8];
+		int m, count = 0;
+		char *dat;
+		FILE *d;
+
+		if (!names[i] || (m = metric_index(a, names[i])) < 0 || !has_effects(st, m))
+			continue;
+		for (int e = 0; e < st->neffects; e++)
+			if (st->effects[e].metric == m && __builtin_popcount(st->effects[e].term) == 1)
+				mains[count++] = &st->effects[e];
+		qsort(mains, count, sizeof(mains[0]), compare_effect_values);
+		dat = xasprintf("%s/effects-%s.dat", dir, names[i]);
+		d = open_output(dat);
+		fprintf(d, "# y effect ci_lo ci_hi rgb sig term: %s\n", names[i]);
+		for (int e = 0; e < count; e++) {
+			char *term = term_name(a, st, mains[e]->term);
+
+			fprintf(d, "%d", e);
+			dat_number(d, mains[e]->value);
+			dat_number(d, mains[e]->lo);
+			dat_number(d, mains[e]->hi);
+			fprintf(d, " %d ", bit_colour(a, st, st->factor_bits[__builtin_ctz(mains[e]->term)]));
+			gp_string(d, mains[e]->excludes_zero ? "*" : "");
+			fputc(' ', d);
+			gp_string(d, term);
+			fputc('\n', d);
+			free(term);
+		}
+		close_output(d, dat);
+		panel++;
+		fprintf(f, "pfile[%d] = ", panel);
+		gp_string(f, dat);
+		fprintf(f, "\nptitle[%d] = ", panel);
+		gp_string(f, names[i]);
+		fprintf(f, "\npxlabel[%d] = ", panel);
+		gp_string(f, units[i]);
+		fputc('\n', f);
+		free(dat);
+	}
+	close_output(f, path);
+	free((char *)units[2]);
+	free(title);
+	free(path);
+}
+
+static void write_scatter_spec(const struct analysis *a, const struct study *st, const char *dir,
+			       const char *chart)
+{
+	const char *tput = throughput_metric(a, st);
+	int mm = metric_index(a, "migrations"), tm = metric_index(a, tput);
+	char *path = xasprintf("%s/%s.gp", dir, chart);
+	char *dat = xasprintf("%s/scatter.dat", dir);
+	char *title = chart_title(st, "Migrations against throughput");
+	FILE *f = open_output(path), *d = open_output(dat);
+
+	fprintf(d, "# migrations lo hi %s lo hi rgb combo\n", tput);
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct sample *x = &st->groups[g].metric[mm], *y = &st->groups[g].metric[tm];
+
+		if (!x->n || !y->n)
+			continue;
+		dat_number(d, x->median);
+		dat_number(d, isnan(x->ci.lo) ? x->median : x->ci.lo);
+		dat_number(d, isnan(x->ci.hi) ? x->median : x->ci.hi);
+		dat_number(d, y->median);
+		dat_number(d, isnan(y->ci.lo) ? y->median : y->ci.lo);
+		dat_number(d, isnan(y->ci.hi) ? y->median : y->ci.hi);
+		fprintf(d, " %d ", a->combos[st->groups[g].combo].colour);
+		gp_string(d, a->combos[st->groups[g].combo].name);
+		fputc('\n', d);
+	}
+	close_output(d, dat);
+	fputs("chart_title = ", f);
+	gp_string(f, title);
+	fputs("\ndatafile = ", f);
+	gp_string(f, dat);
+	fputs("\nylabel_text = ", f);
+	gp_string(f, tput);
+	fputc('\n', f);
+	close_output(f, path);
+	free(title);
+	free(dat);
+	free(path);
+}
+
+/* decisions-POINT.dat: x median lo hi rgb kind combo, kind 0 evaluated,
+ * 1 differed, 2 applied, side by side around the combo's x. */
+static void write_decisions_spec(const struct analysis *a, const struct study *st, const char *dir,
+				 const char *chart)
+{
+	static const char *const kinds[] = { "evaluated", "differed", "applied" };
+	char *path = xasprintf("%s/%s.gp", dir, chart);
+	FILE *f = open_output(path);
+	char *title = chart_title(st, "pjt_stats decision counters per run");
+	int n = decisions_measured(a, st), panel = 0;
+
+	fputs("chart_title = ", f);
+	gp_string(f, title);
+	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray ptitle[%d]\n", n, n, n);
+	for (const char *const *p = decision_points; *p; p++) {
+		char *evaluated = xasprintf("%s_evaluated", *p), *dat;
+		FILE *d;
+
+		if (!measured(a, st, evaluated)) {
+			free(evaluated);
+			continue;
+		}
+		dat = xasprintf("%s/decisions-%s.dat", dir, *p);
+		d = open_output(dat);
+		fputs("# x median lo hi rgb kind combo\n", d);
+		for (int g = 0; g < st->ngroups; g++)
+			for (int k = 0; k < 3; k++) {
+				char *name = xasprintf("%s_%s", *p, kinds[k]);
+				int m = metric_index(a, name);
+				const struct sample *smp = m >= 0 ? &st->groups[g].metric[m] : NULL;
+
+				free(name);
+				if (!smp || !smp->n)
+					continue;
+				fprintf(d, "%g", g + (k - 1) * 0.27);
+				dat_number(d, smp->median);
+				dat_number(d, isnan(smp->ci.lo) ? smp->median : smp->ci.lo);
+				dat_number(d, isnan(smp->ci.hi) ? smp->median : smp->ci.hi);
+				fprintf(d, " %d %d ", a->combos[st->groups[g].combo].colour, k);
+				gp_string(d, a->combos[st->groups[g].combo].name);
+				fputc('\n', d);
+			}
+		close_output(d, dat);
+		panel++;
+		fprintf(f, "pfile[%d] = ", panel);
+		gp_string(f, dat);
+		fprintf(f, "\nptitle[%d] = ", panel);
+		gp_string(f, *p);
+		fputc('\n', f);
+		free(dat);
+		free(evaluated);
+	}
+	write_xtics(f, a, st);
+	close_output(f, path);
+	free(title);
+	free(path);
+}
+
+/* DIR/plots-data/charts.txt: one line per chart, tab-separated:
+ * "chart NAME SCRIPT SPEC" or "skip NAME - REASON". Paths are relative
+ * to the results folder, where the scripts run. */
+void write_plot_data(const struct analysis *a, const char *dir)
+{
+	char *data_dir = xasprintf("%s/plots-data", dir);
+	char *list_path = xasprintf("%s/charts.txt", data_dir);
+	FILE *list;
+
+	make_dir(data_dir);
+	list = open_output(list_path);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		struct chart_plan plan[CHART_KINDS];
+		char *slug = study_slug(a, s);
+		char *study_dir = xasprintf("%s/%s", data_dir, slug);
+		char *rel = xasprintf("plots-data/%s", slug);
+		static const char *const count_units[] = { "pulls per run", "pulls per run", "pulls per run" };
+		static const char *const migration_units[] = { "migrations per run", "migrations per run" };
+		static const char *const latency_units[] = { "wake-up latency (us)", "wake-up latency (us)", "wake-up latency (us)" };
+
+		make_dir(study_dir);
+		plan_charts(a, s, plan);
+		/* data file paths inside specs are relative to the results folder */
+		if (!plan[0].skip_reason)
+			write_bars_spec(a, st, rel, plan[0].name, "Load-balance pulls per run", pull_metrics, pull_titles, count_units);
+		if (!plan[1].skip_reason)
+			write_bars_spec(a, st, rel, plan[1].name, "Task migrations per run", migration_metrics, migration_titles, migration_units);
+		if (!plan[2].skip_reason)
+			write_bars_spec(a, st, rel, plan[2].name, "Throughput", throughput_metrics, throughput_titles, throughput_units);
+		if (!plan[3].skip_reason)
+			write_bars_spec(a, st, rel, plan[3].name, "Wake-up latency", latency_metrics, latency_titles, latency_units);
+		if (!plan[4].skip_reason)
+			write_effects_spec(a, st, rel, plan[4].name);
+		if (!plan[5].skip_reason)
+			write_scatter_spec(a, st, rel, plan[5].name);
+		if (!plan[6].skip_reason)
+			write_decisions_spec(a, st, rel, plan[6].name);
+		for (int i = 0; i < CHART_KINDS; i++) {
+			if (plan[i].skip_reason)
+				fprintf(list, "skip\t%s\t-\t%s\n", plan[i].name, plan[i].skip_reason);
+			else
+				fprintf(list, "chart\t%s\t%s\t%s/%s.gp\n", plan[i].name, plan[i].script,
+					rel, plan[i].name);
+		}
+		free(rel);
+		free(study_dir);
+		free(slug);
+	}
+	close_output(list, list_path);
+	free(list_path);
+	free(data_dir);
+}

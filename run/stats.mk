@@ -1,0 +1,21 @@
+# Statistics, charts and report (run/stats, run/report, run/compare).
+# Included by the top-level Makefile; also usable alone:
+#   make -f run/stats.mk stats-tools | plots RESULTS=DIR
+TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+BUILD ?= $(TOP)/build
+RESULTS ?= $(TOP)/results/latest
+
+STATS_SOURCES := $(wildcard $(TOP)/run/pjt-stats/*.c)
+STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
+
+.PHONY: stats-tools plots
+
+stats-tools: $(BUILD)/pjt-stats
+
+$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS)
+	@mkdir -p $(BUILD)
+	gcc -O2 -Wall -Wextra -o $@ $(STATS_SOURCES) -lm
+
+# Re-makes summary.csv, effects.csv, the charts and the report of RESULTS.
+plots: stats-tools
+	$(TOP)/run/report $(RESULTS)
