@@ -180,12 +180,6 @@ struct duty_totals {
 	struct hist hist;
 };
 
-static void add_known(int64_t *sum, int64_t value)
-{
-	if (*sum >= 0)
-		*sum = value < 0 ? -1 : *sum + value;
-}
-
 static void duty_totals(const struct duty_result *r, struct duty_totals *tot)
 {
 	unsigned i;
@@ -198,8 +192,8 @@ static void duty_totals(const struct duty_result *r, struct duty_totals *tot)
 		tot->records += t->records;
 		tot->periods += t->periods;
 		tot->overruns += t->overruns;
-		add_known(&tot->migrations, t->counters.migrations);
-		add_known(&tot->nr_migrations, t->counters.nr_migrations);
+		sum_known(&tot->migrations, t->counters.migrations);
+		sum_known(&tot->nr_migrations, t->counters.nr_migrations);
 		hist_merge(&tot->hist, &t->hist);
 	}
 	if (tot->migrations < 0 || tot->nr_migrations < 0)

@@ -53,10 +53,13 @@ static int fail(char *err, size_t size, const char *fmt, ...)
 	return -1;
 }
 
-static int parse_bounded(const char *text, uint64_t min, uint64_t max,
-			 uint64_t *value, const char **why)
+typedef int parse_fn(const char *text, uint64_t *value, const char **why);
+
+/* A number, time or size (as parse says) within min..max. */
+static int parse_bounded(parse_fn *parse, const char *text, uint64_t min,
+			 uint64_t max, uint64_t *value, const char **why)
 {
-	if (parse_u64(text, value, why))
+	if (parse(text, value, why))
 		return -1;
 	if (*value < min || *value > max) {
 		*why = "out of range";
@@ -74,43 +77,25 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 	switch (id) {
 	case KEY_THREADS:
 		*range = "at least 1";
-		if (parse_bounded(v, 1, UINT32_MAX, &n, why))
+		if (parse_bounded(parse_u64, v, 1, UINT32_MAX, &n, why))
 			return -1;
 		o->threads = (unsigned)n;
 		return 0;
 	case KEY_DUTY:
 		*range = "1..100, a percent";
-		if (parse_bounded(v, 1, 100, &n, why))
+		if (parse_bounded(parse_u64, v, 1, 100, &n, why))
 			return -1;
 		o->duty = (unsigned)n;
 		return 0;
 	case KEY_PERIOD:
 		*range = "above 0, at most 10s";
-		if (parse_time_ns(v, &o->period_ns, why))
-			return -1;
-		if (o->period_ns == 0 || o->period_ns > PERIOD_MAX_NS) {
-			*why = "out of range";
-			return -1;
-		}
-		return 0;
+		return parse_bounded(parse_time_ns, v, 1, PERIOD_MAX_NS, &o->period_ns, why);
 	case KEY_DURATION:
 		*range = "above 0, at most 24h";
-		if (parse_time_ns(v, &o->duration_ns, why))
-			return -1;
-		if (o->duration_ns == 0 || o->duration_ns > DURATION_MAX_NS) {
-			*why = "out of range";
-			return -1;
-		}
-		return 0;
+		return parse_bounded(parse_time_ns, v, 1, DURATION_MAX_NS, &o->duration_ns, why);
 	case KEY_WSS:
 		*range = "4k..4g";
-		if (parse_size(v, &o->wss, why))
-			return -1;
-		if (o->wss < WSS_MIN || o->wss > WSS_MAX) {
-			*why = "out of range";
-			return -1;
-		}
-		return 0;
+		return parse_bounded(parse_size, v, WSS_MIN, WSS_MAX, &o->wss, why);
 	case KEY_SEED:
 		*range = "an unsigned 64-bit number";
 		return parse_u64(v, &o->seed, why);
@@ -123,13 +108,13 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 	case KEY_PER_THREAD:
 	case KEY_CALIBRATE:
 		*range = "0 or 1";
-		if (parse_bounded(v, 0, 1, &n, why))
+		if (parse_bounded(parse_u64, v, 0, 1, &n, why))
 			return -1;
 		*(id == KEY_PER_THREAD ? &o->per_thread : &o->calibrate) = (int)n;
 		return 0;
 	case KEY_PAIRS:
 		*range = "1..4096";
-		if (parse_bounded(v, 1, PAIRS_MAX, &n, why))
+		if (parse_bounded(parse_u64, v, 1, PAIRS_MAX, &n, why))
 			return -1;
 		o->pairs = (unsigned)n;
 		return 0;
@@ -146,7 +131,7 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 		return 0;
 	case KEY_RATE:
 		*range = "0 (as fast as possible) or forks per second up to 1000000";
-		return parse_bounded(v, 0, FORK_RATE_MAX, &o->rate, why);
+		return parse_bounded(parse_u64, v, 0, FORK_RATE_MAX, &o->rate, why);
 	}
 	*why = "unhandled key";
 	return -1;

@@ -163,8 +163,8 @@ static void out_result(const struct pjt_options *o, struct pp_pair *pairs, uint6
 			hist_merge(&all, &s->hist);
 			if (s->counters.migrations < 0 || s->counters.nr_migrations < 0)
 				unknown = &s->counters;
-			migrations = migrations < 0 || s->counters.migrations < 0 ? -1 : migrations + s->counters.migrations;
-			nr_migrations = nr_migrations < 0 || s->counters.nr_migrations < 0 ? -1 : nr_migrations + s->counters.nr_migrations;
+			sum_known(&migrations, s->counters.migrations);
+			sum_known(&nr_migrations, s->counters.nr_migrations);
 		}
 	if (unknown)
 		counters_explain(unknown);

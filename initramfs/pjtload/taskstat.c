@@ -122,3 +122,9 @@ void cpu_samples_free(struct cpu_samples *s)
 	free(s->counts);
 	s->counts = NULL;
 }
+
+void sum_known(int64_t *sum, int64_t value)
+{
+	if (*sum >= 0)
+		*sum = value < 0 ? -1 : *sum + value;
+}

@@ -25,6 +25,8 @@ void counters_baseline(struct task_counters *c);
 void counters_finish(struct task_counters *c);
 /* se.nr_migrations of a thread of this process; -1 when unreadable. */
 int64_t read_nr_migrations(pid_t tid);
+/* *sum += value, where -1 (unknown) in either makes the sum unknown. */
+void sum_known(int64_t *sum, int64_t value);
 /* Explains on stderr, once per run, why migrations are left empty. */
 void counters_explain(const struct task_counters *c);
 
