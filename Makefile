@@ -1,0 +1,73 @@
+# pjt-sched: the RFC's per-entity-load-tracking balancer, bit by bit, on 6.1.
+# `make run` is the main job, `make check` runs every test.  See README.md.
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+MATRIX ?= feat-matrix/quick.matrix
+
+# Debian packages the project needs (tools copied into the guest included).
+PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
+	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
+	linux-perf file
+
+.PHONY: all deps kernel kernel-stock initramfs shell run check check-series \
+	bench-overhead clean
+
+all: kernel initramfs
+
+# apt-get update only when something is missing; as non-root, say what to run.
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then echo "deps: all $(words $(PACKAGES)) packages present"; exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "deps: missing packages; run as root:"; \
+		echo "  apt-get update && apt-get install -y $$missing"; exit 1; fi; \
+	echo "deps: installing $$missing"; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
+
+include $(wildcard initramfs/*.mk run/*.mk)
+
+# run/kernel decides itself what is out of date (series stamp, incremental
+# kbuild), so these always ask it.
+kernel:
+	@run/kernel patched
+
+kernel-stock:
+	@run/kernel stock
+
+$(BUILD)/bzImage:
+	@run/kernel patched
+
+$(BUILD)/bzImage-stock:
+	@run/kernel stock
+
+INITRAMFS_INPUTS := initramfs/init initramfs/build-image initramfs/tools.list \
+	$(wildcard initramfs/lib/* initramfs/tests/*.sh feat-matrix/*.json)
+
+$(BUILD)/initramfs.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
+	@initramfs/build-image $@
+
+initramfs: $(BUILD)/initramfs.cpio.gz
+
+shell: $(BUILD)/bzImage $(BUILD)/initramfs.cpio.gz
+	run/boot --interactive
+
+run: deps
+	@$(MAKE) --no-print-directory kernel initramfs matrix-tools stats-tools
+	run/matrix $(MATRIX)
+
+check: deps
+	@$(MAKE) --no-print-directory kernel kernel-stock initramfs matrix-tools stats-tools
+	@run/check
+
+# Build the tree after each patch in turn, then checkpatch every patch.
+check-series:
+	@run/check --only series
+
+bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz
+	run/bench-overhead
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz
