@@ -147,3 +147,82 @@ if [ ! -r "$top/build/bzImage" ] || [ ! -r "$top/build/initramfs.cpio.gz" ] || [
 	skip "guest tests need build/bzImage, build/initramfs.cpio.gz (make kernel initramfs) and run/boot"
 	exit 0
 fi
+initrd=${PJT_TEST_INITRD:-$top/build/initramfs.cpio.gz}
+guest_matrix() { # guest_matrix NAME BODY...: a small matrix file in $tmp
+	f=$tmp/$1.matrix
+	shift
+	printf '%s\n' "name $(basename "$f" .matrix)" "smp 2" "duration 1s" "settle 0" "$@" > "$f"
+}
+rows_of() { awk -F, 'NR > 1' "$1/runs.csv"; }
+contract_header="seq,topology,combo,features,workload,rep,duration_s,lb_pulls_idle,lb_pulls_busy,lb_pulls_newidle,alb_pushed,ttwu_wake_remote,ttwu_move_affine,migrations,nr_migrations,records_per_s,rate_fraction,overruns,wakeup_p50_us,wakeup_p90_us,wakeup_p99_us,wakeup_p999_us,wakeup_max_us,ops_per_s,short_tasks_evaluated,short_tasks_differed,short_tasks_applied,busiest_evaluated,busiest_differed,busiest_applied,imbalance_evaluated,imbalance_differed,imbalance_applied,move_tasks_evaluated,move_tasks_differed,move_tasks_applied,idlest_evaluated,idlest_differed,idlest_applied,wake_affine_evaluated,wake_affine_differed,wake_affine_applied,status"
+
+# 1. A tiny real matrix: 2 combos x 1 workload x 2 reps.
+guest_matrix tiny "reps 2" "seed 1" "combo stock" "combo rfc-before LEGACY_LOAD" \
+	"workload duty threads=2 duty=20 period=10ms"
+res=$tmp/res-tiny
+"$matrix" --initrd "$initrd" --out "$res" "$tmp/tiny.matrix" >"$tmp/tiny.out" 2>&1
+rc=$?
+check "tiny matrix: run/matrix exits 0" test "$rc" = 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/tiny.out"
+check "tiny matrix: runs.csv header is the contract's column list" \
+	test "$(head -n 1 "$res/runs.csv" 2>/dev/null)" = "$contract_header"
+check "tiny matrix: one row per run, seqs 1..4 once each" \
+	test "$(rows_of "$res" | cut -d, -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 "
+check "tiny matrix: every row has all 43 columns" \
+	sh -c "[ \$(awk -F, 'NF != 43' '$res/runs.csv' | wc -l) = 0 ]"
+check "tiny matrix: every run is ok, with the combo's features" \
+	sh -c "[ \$(awk -F, 'NR > 1 && \$NF == \"ok\" && ((\$3 == \"stock\" && \$4 == \"none\") || (\$3 == \"rfc-before\" && \$4 == \"LEGACY_LOAD\"))' '$res/runs.csv' | wc -l) = 4 ]"
+check "tiny matrix: duty rows carry duration, records/s, wake-up latency" \
+	sh -c "[ \$(awk -F, 'NR > 1 && \$7 > 0 && \$16 > 0 && \$19 != \"\" && \$20 != \"\"' '$res/runs.csv' | wc -l) = 4 ]"
+check "tiny matrix: pull counts are numbers or empty, ops_per_s empty for duty" \
+	sh -c "[ \$(awk -F, 'NR > 1 && (\$8 !~ /^[0-9]*\$/ || \$9 !~ /^[0-9]*\$/ || \$10 !~ /^[0-9]*\$/ || \$24 != \"\")' '$res/runs.csv' | wc -l) = 0 ]"
+check "tiny matrix: matrix copy, plan, seed, host, uname, features, series version kept" \
+	sh -c "for f in tiny.matrix plan.txt seed.txt host.txt uname.txt features-before.txt series-version.txt qemu-cmdline.txt console-1.log; do [ -s '$res'/\$f ] || exit 1; done"
+check "tiny matrix: the seed recorded is the file's" test "$(cat "$res/seed.txt" 2>/dev/null)" = 1
+
+# 2. A guest panic mid-matrix: crashed rows, the other runs still done.
+guest_matrix crash "reps 2" "seed 5" "combo stock" "workload duty threads=2 duty=20 period=10ms" \
+	"workload crash"
+"$matrix" --initrd "$initrd" --out "$res" "$tmp/crash.matrix" >"$tmp/crash.out" 2>&1
+rc=$?
+res2=$res-2
+check "an existing results folder is not reused (a -2 folder is made)" \
+	sh -c "[ -s '$res2/runs.csv' ] && [ \$(awk 'END { print NR }' '$res/runs.csv') = 5 ]"
+check "crash matrix: run/matrix exits 0 after the crashes" test "$rc" = 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/crash.out"
+check "crash matrix: the crash runs are rows with status crashed, seq and combo filled" \
+	sh -c "[ \$(awk -F, 'NR > 1 && \$5 == \"crash\" && \$NF == \"crashed\" && \$3 == \"stock\" && \$1 > 0' '$res2/runs.csv' | wc -l) = 2 ]"
+check "crash matrix: the duty runs after and between crashes completed ok" \
+	sh -c "[ \$(awk -F, 'NR > 1 && \$5 != \"crash\" && \$NF == \"ok\"' '$res2/runs.csv' | wc -l) = 2 ]"
+check "crash matrix: a console excerpt with the panic is kept per crashed run" \
+	sh -c "for s in \$(awk -F, '\$NF == \"crashed\" { print \$1 }' '$res2/runs.csv'); do grep -q 'Kernel panic' '$res2'/crash-\$s.log || exit 1; done"
+
+# 3. Stopped mid-matrix (SIGTERM, as Ctrl-C does), then --resume.
+guest_matrix resume "reps 3" "seed 9" "duration 2s" "combo stock" "combo rfc-before LEGACY_LOAD" \
+	"workload duty threads=2 duty=20 period=10ms"
+sed -i '/^duration 1s$/d' "$tmp/resume.matrix"
+res3=$tmp/res-resume
+"$matrix" --initrd "$initrd" --out "$res3" "$tmp/resume.matrix" >"$tmp/resume.out" 2>&1 &
+pid=$!
+waited=0
+while [ "$(awk 'END { print NR }' "$res3/runs.csv" 2>/dev/null || echo 0)" -lt 3 ] && [ "$waited" -lt 600 ]; do
+	sleep 0.5
+	waited=$((waited + 1))
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "stopped matrix: exit 130 and says how to resume" \
+	sh -c "[ $rc = 130 ] && grep -q 'resume with: run/matrix --resume $res3' '$tmp/resume.out'"
+before=$(rows_of "$res3" | wc -l)
+check "stopped matrix: runs.csv keeps the finished rows, not all 6" test "$before" -ge 2 -a "$before" -lt 6
+check "stopped matrix: no QEMU left running for it" \
+	sh -c "! ps -eo args | grep -q '[q]emu-system.*$res3'"
+"$matrix" --initrd "$initrd" --resume "$res3" >"$tmp/resume2.out" 2>&1
+rc=$?
+check "--resume finishes the matrix (exit 0)" test "$rc" = 0
+[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/resume2.out"
+check "--resume: every seq exactly once, nothing repeated" \
+	test "$(rows_of "$res3" | cut -d, -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 5 6 "
+check "--resume: the header is there once" \
+	test "$(grep -c '^seq,' "$res3/runs.csv")" = 1
