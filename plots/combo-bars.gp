@@ -4,13 +4,15 @@
 load plotsdir.'/common.gp'
 load spec
 
-panel_width = 150 + 48 * ncombos
+# narrower bars when a factorial brings many cells
+per_combo = ncombos <= 12 ? 48 : (ncombos <= 40 ? 28 : 16)
+panel_width = 150 + per_combo * ncombos
 do for [kind in "png svg"] {
-	eval terminal_command(kind, panel_width * npanels, 560)
+	eval terminal_command(kind, panel_width * npanels, ncombos > 8 ? 960 : 560) # room for vertical labels
 	set multiplot layout 1, npanels title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
 	set yrange [0 : *]
-	set xtics rotate by 35 right
+	if (ncombos > 8) { set xtics rotate by 90 right } else { set xtics rotate by 35 right }
 	set boxwidth 0.7
 	do for [i = 1 : npanels] {
 		set title ptitle[i]

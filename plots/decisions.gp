@@ -7,14 +7,15 @@ load spec
 
 columns = npanels < 3 ? npanels : 3
 rows = (npanels + columns - 1) / columns
+per_combo = ncombos <= 12 ? 60 : (ncombos <= 40 ? 32 : 18)
 do for [kind in "png svg"] {
-	eval terminal_command(kind, columns * (150 + 60 * ncombos), 150 + 380 * rows)
+	eval terminal_command(kind, columns * (150 + per_combo * ncombos), 150 + (ncombos > 8 ? 760 : 380) * rows)
 	set multiplot layout rows, columns title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
 	set logscale y
 	set yrange [0.8 : *]
 	set ylabel 'count per run (log scale)'
-	set xtics rotate by 35 right
+	if (ncombos > 8) { set xtics rotate by 90 right } else { set xtics rotate by 35 right }
 	set boxwidth 0.26
 	set key top left horizontal font ',9'
 	do for [i = 1 : npanels] {

@@ -16,6 +16,11 @@ do for [kind in "png svg"] {
 		set title ptitle[i]
 		set xlabel pxlabel[i]
 		set offsets graph 0.12, graph 0.12, 0, 0
+		# SI prefixes (40k) keep large throughput effects readable
+		set autoscale y
+		stats pfile[i] using 3:4 nooutput
+		set yrange [-0.6 : nterms - 0.4]
+		if (abs(STATS_min_x) > 9999 || abs(STATS_max_y) > 9999) { set format x "%.0s%c" } else { set format x "%g" }
 		plot pfile[i] using ($2/2):1:($2 < 0 ? $2 : 0):($2 < 0 ? 0 : $2):($1 - 0.3):($1 + 0.3):5:ytic(7) \
 			with boxxyerror lc rgb variable notitle, \
 		     '' using 2:1:3:4 with xerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \

@@ -23,6 +23,8 @@ static const int reference_colours[] = { 0x555555, 0xe69f00, 0x0072b2 };
 static const int palette[] = {
 	0x009e73, 0xcc79a7, 0xd55e00, 0x56b4e9, 0x882255, 0x44aa99, 0x999933,
 	0xaa4499, 0x332288, 0x117733, 0x661100, 0x6699cc, 0xdd7788, 0x88ccaa,
+	0x994455, 0x997700, 0x4477aa, 0xee6677, 0x228833, 0xccbb44, 0x66ccee,
+	0xaa3377, 0xbbbbbb, 0x7f3c8d, 0x8c564b,
 };
 static const char *const reference_names[] = { "stock", "rfc-before", "rfc-after" };
 
@@ -201,6 +203,23 @@ static void fill_ratio(struct ratio *r, const struct sample *num, const struct s
 		return;
 	ratio_confidence(den->sorted, den->n, num->sorted, num->n, key, &r->lo, &r->hi);
 	r->excludes_one = r->lo > 1 || r->hi < 1;
+}
+
+/* Group g's ratio to the reference group ref (none for ref itself). */
+static void ratio_to_reference(const struct analysis *a, const struct study *st, int g, int m,
+			       int ref, struct ratio *out)
+{
+	char *key;
+
+	memset(out, 0, sizeof(*out));
+	out->lo = out->hi = NAN;
+	if (ref < 0 || ref == g)
+		return;
+	key = xasprintf("ratio|%s|%s|%s|%s|%s", st->topology, st->workload,
+			a->combos[st->groups[g].combo].name, a->combos[st->groups[ref].combo].name,
+			a->metric_names[m]);
+	fill_ratio(out, &st->groups[g].metric[m], &st->groups[ref].metric[m], key);
+	free(key);
 }
 
 char *term_name(const struct analysis *a, const struct study *s, uint32_t term)
@@ -457,25 +476,8 @@ struct analysis *analyse(const struct run_table *t, int notes)
 			gr->to_stock = xcalloc(a->nmetrics, sizeof(struct ratio));
 			gr->to_rfc_before = xcalloc(a->nmetrics, sizeof(struct ratio));
 			for (int m = 0; m < a->nmetrics; m++) {
-				const char *combo = a->combos[gr->combo].name;
-				char *key;
-
-				gr->to_stock[m].lo = gr->to_stock[m].hi = NAN;
-				gr->to_rfc_before[m].lo = gr->to_rfc_before[m].hi = NAN;
-				if (st->stock >= 0 && st->stock != g) {
-					key = xasprintf("ratio|%s|%s|%s|stock|%s", st->topology,
-							st->workload, combo, a->metric_names[m]);
-					fill_ratio(&gr->to_stock[m], &gr->metric[m],
-						   &st->groups[st->stock].metric[m], key);
-					free(key);
-				}
-				if (st->rfc_before >= 0 && st->rfc_before != g) {
-					key = xasprintf("ratio|%s|%s|%s|rfc-before|%s", st->topology,
-							st->workload, combo, a->metric_names[m]);
-					fill_ratio(&gr->to_rfc_before[m], &gr->metric[m],
-						   &st->groups[st->rfc_before].metric[m], key);
-					free(key);
-				}
+				ratio_to_reference(a, st, g, m, st->stock, &gr->to_stock[m]);
+				ratio_to_reference(a, st, g, m, st->rfc_before, &gr->to_rfc_before[m]);
 			}
 		}
 		find_factorial(a, st);

@@ -6,19 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void csv_text(FILE *f, const char *s)
+/* s in double quotes; CSV doubles an inner quote, gnuplot escapes it and
+ * backslashes with a backslash. */
+static void quoted(FILE *f, const char *s, int csv)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
+		if (*s == '"' || (!csv && *s == '\\'))
+			fputc(csv ? '"' : '\\', f);
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void csv_text(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r"))
+		quoted(f, s, 1);
+	else
+		fputs(s, f);
 }
 
 static void csv_number(FILE *f, double v)
@@ -160,7 +166,7 @@ static int has_effects(const struct study *st, int m)
 static const char *const pull_metrics[] = { "lb_pulls_idle", "lb_pulls_busy", "lb_pulls_newidle", NULL };
 static const char *const pull_titles[] = { "idle", "busy (not idle)", "newly idle" };
 static const char *const migration_metrics[] = { "migrations", "nr_migrations", NULL };
-static const char *const migration_titles[] = { "perf cpu-migrations", "se.nr\\_migrations" };
+static const char *const migration_titles[] = { "perf cpu-migrations", "se.nr_migrations" };
 static const char *const throughput_metrics[] = { "records_per_s", "rate_fraction", "ops_per_s", NULL };
 static const char *const throughput_titles[] = { "records/s", "rate fraction", "ops/s" };
 static const char *const throughput_units[] = { "records per second", "fraction of calibrated rate", "operations per second" };
@@ -236,16 +242,10 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 	free(slug);
 }
 
-/* A gnuplot string literal: double quotes, with \ and " escaped. */
+/* A gnuplot string literal. */
 static void gp_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	quoted(f, s, 0);
 }
 
 static void dat_number(FILE *f, double v)
@@ -441,7 +441,9 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	fputs("\ndatafile = ", f);
 	gp_string(f, dat);
 	fputs("\nylabel_text = ", f);
-	gp_string(f, tput);
+	gp_string(f, !strcmp(tput, "records_per_s") ? "throughput (records per second)"
+		  : !strcmp(tput, "ops_per_s") ? "throughput (operations per second)"
+		  : "rate_fraction (fraction of the calibrated rate)");
 	fputc('\n', f);
 	close_output(f, path);
 	free(title);

@@ -253,9 +253,11 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	heading(d, 2, "What was run");
 	matrix_files(d);
 	include_file(d, "Kernel", "uname.txt");
+	include_file(d, "Kernel image", "kernel.txt");
 	include_file(d, "Patch series version", "series-version.txt");
 	include_file(d, "QEMU command line", "qemu-cmdline.txt");
 	include_file(d, "Host", "host.txt");
+	include_file(d, "Interleaving seed", "seed.txt");
 	text = xasprintf("runs.csv holds %d runs: %d ok, %d crashed, %d failed. Only ok runs enter the statistics; the others are counted per cell (n_crashed, n_failed) and listed under \"Excluded runs\".",
 			 a->table->nrows, a->n_ok, a->n_crashed, a->n_failed);
 	para(d, text);
@@ -437,13 +439,47 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		para(d, "No workload ran both rfc-after and rfc-before, so the RFC's comparison cannot be repeated from these results.");
 }
 
+/* A cell of a per-metric table: group g, metric m, against group ref. */
+typedef char *table_cell(const struct study *st, int g, int m, int ref);
+
+static char *median_table_cell(const struct study *st, int g, int m, int ref)
+{
+	(void)ref;
+	return median_cell(&st->groups[g].metric[m]);
+}
+
+static char *ratio_table_cell(const struct study *st, int g, int m, int ref)
+{
+	return g == ref ? xstrdup("1 (reference)") : ratio_cell(ratio_between(st, g, ref, m));
+}
+
+/* One row per measured metric, one column per combination. */
+static void metric_table(struct doc *d, const struct analysis *a, const struct study *st,
+			 char **headers, int ref, table_cell *cell)
+{
+	char **cells = xmalloc((st->ngroups + 1) * sizeof(char *));
+
+	table_begin(d, headers, st->ngroups + 1);
+	for (int m = 0; m < a->nmetrics; m++) {
+		if (!st->measured[m])
+			continue;
+		cells[0] = a->metric_names[m];
+		for (int g = 0; g < st->ngroups; g++)
+			cells[1 + g] = cell(st, g, m, ref);
+		table_row(d, cells, st->ngroups + 1, 0);
+		for (int g = 0; g < st->ngroups; g++)
+			free(cells[1 + g]);
+	}
+	table_end(d);
+	free(cells);
+}
+
 static void study_section(struct doc *d, const struct analysis *a, int s)
 {
 	const struct study *st = &a->studies[s];
 	struct chart_plan plan[CHART_KINDS];
 	char *title = xasprintf("Workload %d: %s (topology %s)", s + 1, st->workload, st->topology);
 	char **headers = xmalloc((st->ngroups + 1) * sizeof(char *));
-	char **cells = xmalloc((st->ngroups + 1) * sizeof(char *));
 
 	heading(d, 2, title);
 	free(title);
@@ -451,18 +487,7 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 	for (int g = 0; g < st->ngroups; g++)
 		headers[1 + g] = a->combos[st->groups[g].combo].name;
 	para(d, "Median [95% CI] (n) per combination:");
-	table_begin(d, headers, st->ngroups + 1);
-	for (int m = 0; m < a->nmetrics; m++) {
-		if (!st->measured[m])
-			continue;
-		cells[0] = a->metric_names[m];
-		for (int g = 0; g < st->ngroups; g++)
-			cells[1 + g] = median_cell(&st->groups[st->ngroups > 0 ? g : 0].metric[m]);
-		table_row(d, cells, st->ngroups + 1, 0);
-		for (int g = 0; g < st->ngroups; g++)
-			free(cells[1 + g]);
-	}
-	table_end(d);
+	metric_table(d, a, st, headers, -1, median_table_cell);
 	for (int pass = 0; pass < 2; pass++) {
 		int ref = pass ? st->rfc_before : st->stock;
 
@@ -472,19 +497,7 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 				  a->combos[st->groups[ref].combo].name);
 		para(d, title);
 		free(title);
-		table_begin(d, headers, st->ngroups + 1);
-		for (int m = 0; m < a->nmetrics; m++) {
-			if (!st->measured[m])
-				continue;
-			cells[0] = a->metric_names[m];
-			for (int g = 0; g < st->ngroups; g++)
-				cells[1 + g] = g == ref ? xstrdup("1 (reference)")
-					: ratio_cell(pass ? &st->groups[g].to_rfc_before[m] : &st->groups[g].to_stock[m]);
-			table_row(d, cells, st->ngroups + 1, 0);
-			for (int g = 0; g < st->ngroups; g++)
-				free(cells[1 + g]);
-		}
-		table_end(d);
+		metric_table(d, a, st, headers, ref, ratio_table_cell);
 	}
 	if (st->k) {
 		char *eh[] = { "term", "metric", "effect [95% CI]" };
@@ -535,7 +548,6 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 		}
 	}
 	free(headers);
-	free(cells);
 }
 
 static void excluded_runs(struct doc *d, const struct analysis *a)
