@@ -18,13 +18,13 @@ pjtload: $(BUILD)/pjtload
 pjtload-host-tools: $(BUILD)/pjtload-test $(BUILD)/pjtload-bare
 
 $(BUILD)/pjtload: $(PJTLOAD_OBJS)
-	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -static -o $@ $^
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -static -o $@ $^ -lm
 
 $(BUILD)/pjtload-test: $(PJTLOAD_OBJ)/test_driver.o $(PJTLOAD_PURE:%=$(PJTLOAD_OBJ)/%.o)
-	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^ -lm
 
 $(BUILD)/pjtload-bare: $(PJTLOAD_OBJ)/bare_bench.o $(PJTLOAD_OBJ)/record.o $(PJTLOAD_OBJ)/units.o
-	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -o $@ $^ -lm
 
 $(PJTLOAD_OBJ)/%.o: $(PJTLOAD_DIR)/%.c | $(PJTLOAD_OBJ)
 	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -c -o $@ $<

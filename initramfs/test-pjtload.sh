@@ -209,14 +209,18 @@ same "rate_fraction 500/(2 x 50% x 1000) = 0.5" 0.5000 "$driver" rate_fraction 5
 same "rate_fraction 1000/(4 x 25% x 1000) = 1" 1.0000 "$driver" rate_fraction 1000 4 25 1000
 same "rate_fraction 300/(1 x 10% x 2000) = 1.5" 1.5000 "$driver" rate_fraction 300 1 10 2000
 same "rate_fraction without calibration is none" none "$driver" rate_fraction 500 2 50 0
+same "records_per_check: a cheap clock (50ns, 800ns records) reads every 2 records" 2 "$driver" records_per_check 50 800
+same "records_per_check: 19 x 2500ns / 800ns rounds up to 60" 60 "$driver" records_per_check 2500 800
+same "records_per_check: a free clock still reads after every record" 1 "$driver" records_per_check 0 800
+same "records_per_check: at most 1024" 1024 "$driver" records_per_check 1000000 1
 
 echo "# calibration cache"
 cache=$tmp/calib
 same "no cache file: no calibration" none "$driver" calib-lookup "$cache" 16384
-"$driver" calib-store "$cache" 16384 100 && "$driver" calib-store "$cache" 8388608 50.5 &&
-	"$driver" calib-store "$cache" 16384 200
-same "the last store for a wss wins" 200.0 "$driver" calib-lookup "$cache" 16384
-same "another wss keeps its own" 50.5 "$driver" calib-lookup "$cache" 8388608
+"$driver" calib-store "$cache" 16384 100 1 && "$driver" calib-store "$cache" 8388608 50.5 3 &&
+	"$driver" calib-store "$cache" 16384 200 2
+same "the last store for a wss wins" "200.0 2" "$driver" calib-lookup "$cache" 16384
+same "another wss keeps its own" "50.5 3" "$driver" calib-lookup "$cache" 8388608
 same "a wss never calibrated has none" none "$driver" calib-lookup "$cache" 4096
 same "one line per wss" 2 sh -c "wc -l <'$cache' | tr -d ' '"
 same "no temporary file left behind" "calib" sh -c "ls '$tmp' | grep calib"
@@ -263,6 +267,12 @@ line=$("$pjtload" duty threads=3 duration=100ms per_thread=1 2>/dev/null)
 line=$("$pjtload" duty duration=100ms 2>/dev/null)
 [ -n "$(value rate_fraction "$line")" ] && [ -n "$(value calib_records_per_s "$line")" ] &&
 	pass "after calibrate, duty reports rate_fraction" || fail "after calibrate, duty reports rate_fraction"
+"$driver" calib-store "$PJTLOAD_CALIB" 65536 1000 7
+line=$("$pjtload" duty wss=64k duration=100ms 2>/dev/null)
+[ "$(value records_per_check "$line")" = 7 ] && [ $(($(value records "$line") % 7)) -eq 0 ] &&
+	[ "$(value calib_records_per_s "$line")" = 1000.0 ] &&
+	pass "duty reads the clock every records_per_check records of its calibration" ||
+	fail "duty reads the clock every records_per_check records of its calibration"
 line=$("$pjtload" duty wss=32k calibrate=1 duration=100ms 2>/dev/null)
 [ -n "$(value rate_fraction "$line")" ] && grep -q '^wss=32768 ' "$PJTLOAD_CALIB" &&
 	pass "calibrate=1 calibrates a new wss first and caches it" ||

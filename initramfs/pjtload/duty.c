@@ -32,6 +32,7 @@ struct duty_shared {
 	struct gate gate;
 	int abort;
 	uint64_t t0, t_end, periods_total;
+	unsigned records_per_check;
 };
 
 struct duty_thread {
@@ -58,7 +59,9 @@ static void busy_periods(struct duty_thread *t)
 	const struct duty_shared *sh = t->sh;
 	const uint64_t period = sh->o->period_ns, t0 = sh->t0;
 	const uint64_t busy = period * sh->o->duty / 100;
+	const unsigned per_check = sh->records_per_check;
 	uint64_t k = 0, now;
+	unsigned i;
 
 	sleep_until_ns(t0);
 	hist_record(&t->hist, now_ns() - t0);
@@ -67,8 +70,9 @@ static void busy_periods(struct duty_thread *t)
 
 		cpu_sample(&t->cpus);
 		do {
-			record_do(&t->rec);
-			t->records++;
+			for (i = 0; i < per_check; i++)
+				record_do(&t->rec);
+			t->records += per_check;
 			now = now_ns();
 		} while (now < busy_end);
 		t->periods++;
@@ -123,9 +127,9 @@ static void free_threads(struct duty_result *r)
 }
 
 /* Runs the threads; 0 with the result filled, or 1 after a message. */
-static int duty_engine(const struct pjt_options *o, struct duty_result *r)
+static int duty_engine(const struct pjt_options *o, unsigned per_check, struct duty_result *r)
 {
-	struct duty_shared sh = { .o = o, .gate = GATE_INIT };
+	struct duty_shared sh = { .o = o, .gate = GATE_INIT, .records_per_check = per_check };
 	unsigned i, created;
 	uint64_t last_finish = 0;
 	int err, failed = 0;
@@ -240,9 +244,41 @@ static void out_per_thread(const struct duty_result *r)
 	}
 }
 
+/* How many records to do between clock reads, from the cost of both here
+ * (best of a few tries, so that a preemption does not count). */
+static int probe_records_per_check(const struct pjt_options *o, unsigned *per_check)
+{
+	struct record_state rec;
+	double best_clock = 1e18, best_record = 1e18, cost;
+	uint64_t start;
+	int try, i;
+
+	if (record_init(&rec, o->wss, o->seed, 0)) {
+		perror("pjtload: working set for the clock probe");
+		return 1;
+	}
+	for (try = 0; try < 5; try++) {
+		start = now_ns();
+		for (i = 0; i < 255; i++)
+			now_ns();
+		cost = (double)(now_ns() - start) / 256;  /* 256 reads after start */
+		if (cost < best_clock)
+			best_clock = cost;
+		start = now_ns();
+		for (i = 0; i < 64; i++)
+			record_do(&rec);
+		cost = (double)(now_ns() - start) / 64;
+		if (cost < best_record)
+			best_record = cost;
+	}
+	record_free(&rec);
+	*per_check = records_per_check(best_clock, best_record);
+	return 0;
+}
+
 /* The calibration run: one thread at duty 100 under the same options. */
 static int calibrate(const struct pjt_options *o, uint64_t duration_ns,
-		     struct duty_result *r, double *records_per_s)
+		     struct duty_result *r, struct calibration *cal)
 {
 	struct pjt_options c = *o;
 
@@ -250,10 +286,11 @@ static int calibrate(const struct pjt_options *o, uint64_t duration_ns,
 	c.threads = 1;
 	c.duty = 100;
 	c.duration_ns = duration_ns;
-	if (duty_engine(&c, r))
+	if (probe_records_per_check(o, &cal->records_per_check) ||
+	    duty_engine(&c, cal->records_per_check, r))
 		return 1;
-	*records_per_s = per_second(r->threads[0].records, r->elapsed_ns);
-	if (calib_store(calib_path(), o->wss, *records_per_s))
+	cal->records_per_s = per_second(r->threads[0].records, r->elapsed_ns);
+	if (calib_store(calib_path(), o->wss, cal))
 		fprintf(stderr, "pjtload: writing calibration %s: %s\n", calib_path(), strerror(errno));
 	return 0;
 }
@@ -262,17 +299,18 @@ int run_calibrate(const struct pjt_options *o)
 {
 	struct duty_result r;
 	struct duty_totals tot;
-	double rate;
+	struct calibration cal;
 
-	if (calibrate(o, o->duration_ns, &r, &rate))
+	if (calibrate(o, o->duration_ns, &r, &cal))
 		return 1;
 	duty_totals(&r, &tot);
 	out_str("mode", "calibrate");
 	out_u64("wss", o->wss);
 	out_double("duration_s", 3, (double)r.elapsed_ns / 1e9);
 	out_u64("records", tot.records);
-	out_double("records_per_s", 1, rate);
-	out_double("calib_records_per_s", 1, rate);
+	out_u64("records_per_check", cal.records_per_check);
+	out_double("records_per_s", 1, cal.records_per_s);
+	out_double("calib_records_per_s", 1, cal.records_per_s);
 	out_u64("overruns", tot.overruns);
 	out_i64_or_empty("migrations", tot.migrations);
 	out_i64_or_empty("nr_migrations", tot.nr_migrations);
@@ -286,18 +324,24 @@ int run_duty(const struct pjt_options *o)
 {
 	struct duty_result r;
 	struct duty_totals tot;
-	double calib = -1, records_per_s, fraction;
+	struct calibration cal = { .records_per_s = -1 };
+	double records_per_s, fraction;
 
-	if (calib_lookup(calib_path(), o->wss, &calib) && o->calibrate) {
-		if (calibrate(o, CALIBRATE_NS, &r, &calib))
+	if (calib_lookup(calib_path(), o->wss, &cal)) {
+		cal.records_per_s = -1;
+		if (o->calibrate) {
+			if (calibrate(o, CALIBRATE_NS, &r, &cal))
+				return 1;
+			free_threads(&r);
+		} else if (probe_records_per_check(o, &cal.records_per_check)) {
 			return 1;
-		free_threads(&r);
+		}
 	}
-	if (duty_engine(o, &r))
+	if (duty_engine(o, cal.records_per_check, &r))
 		return 1;
 	duty_totals(&r, &tot);
 	records_per_s = per_second(tot.records, r.elapsed_ns);
-	fraction = rate_fraction(records_per_s, o->threads, o->duty, calib);
+	fraction = rate_fraction(records_per_s, o->threads, o->duty, cal.records_per_s);
 
 	out_str("mode", "duty");
 	out_u64("threads", o->threads);
@@ -306,9 +350,10 @@ int run_duty(const struct pjt_options *o)
 	out_u64("wss", o->wss);
 	out_double("duration_s", 3, (double)r.elapsed_ns / 1e9);
 	out_u64("records", tot.records);
+	out_u64("records_per_check", cal.records_per_check);
 	out_double("records_per_s", 1, records_per_s);
-	if (calib > 0) {
-		out_double("calib_records_per_s", 1, calib);
+	if (cal.records_per_s > 0) {
+		out_double("calib_records_per_s", 1, cal.records_per_s);
 		out_double("rate_fraction", 4, fraction);
 	} else {
 		out_empty("calib_records_per_s");

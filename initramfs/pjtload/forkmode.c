@@ -69,6 +69,9 @@ int run_fork(const struct pjt_options *o)
 		pid_t pid;
 
 		now = now_ns();
+		/* Behind schedule (forks slower than rate) still ends on time. */
+		if (now >= t_end)
+			break;
 		if (o->rate) {
 			uint64_t next = t0 + (uint64_t)((unsigned __int128)st.forks * 1000000000 / o->rate);
 
@@ -78,8 +81,6 @@ int run_fork(const struct pjt_options *o)
 				;
 			if (now < next)
 				sleep_until_ns(next);
-		} else if (now >= t_end) {
-			break;
 		}
 		pid = fork();
 		if (pid == 0) {

@@ -1,5 +1,6 @@
 #include "rate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,19 @@ double rate_fraction(double records_per_s, unsigned threads, unsigned duty,
 	return records_per_s / ((double)threads * duty / 100.0 * calib_records_per_s);
 }
 
+unsigned records_per_check(double clock_read_ns, double record_ns)
+{
+	double n;
+
+	if (record_ns <= 0)
+		return RECORDS_PER_CHECK_MAX;
+	/* n records and one read: read / (n * record + read) <= 1/20. */
+	n = ceil(19.0 * clock_read_ns / record_ns);
+	if (n < 1)
+		return 1;
+	return n > RECORDS_PER_CHECK_MAX ? RECORDS_PER_CHECK_MAX : (unsigned)n;
+}
+
 const char *calib_path(void)
 {
 	const char *path = getenv("PJTLOAD_CALIB");
@@ -27,10 +41,11 @@ const char *calib_path(void)
 	return path && *path ? path : CALIB_PATH_DEFAULT;
 }
 
-int calib_lookup(const char *path, uint64_t wss, double *records_per_s)
+int calib_lookup(const char *path, uint64_t wss, struct calibration *c)
 {
 	FILE *f = fopen(path, "r");
 	unsigned long long line_wss;
+	unsigned per_check;
 	double rate;
 	char line[256];
 	int found = -1;
@@ -38,16 +53,18 @@ int calib_lookup(const char *path, uint64_t wss, double *records_per_s)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "wss=%llu calib_records_per_s=%lf", &line_wss, &rate) == 2 &&
-		    line_wss == wss && rate > 0) {
-			*records_per_s = rate;
+		if (sscanf(line, "wss=%llu records_per_check=%u calib_records_per_s=%lf",
+			   &line_wss, &per_check, &rate) == 3 &&
+		    line_wss == wss && rate > 0 && per_check >= 1 && per_check <= RECORDS_PER_CHECK_MAX) {
+			c->records_per_s = rate;
+			c->records_per_check = per_check;
 			found = 0;
 		}
 	fclose(f);
 	return found;
 }
 
-int calib_store(const char *path, uint64_t wss, double records_per_s)
+int calib_store(const char *path, uint64_t wss, const struct calibration *c)
 {
 	char tmp[4096], line[256];
 	unsigned long long line_wss;
@@ -66,7 +83,8 @@ int calib_store(const char *path, uint64_t wss, double records_per_s)
 				fputs(line, out);
 		fclose(in);
 	}
-	fprintf(out, "wss=%llu calib_records_per_s=%.1f\n", (unsigned long long)wss, records_per_s);
+	fprintf(out, "wss=%llu records_per_check=%u calib_records_per_s=%.1f\n",
+		(unsigned long long)wss, c->records_per_check, c->records_per_s);
 	failed = ferror(out);
 	if (fclose(out) || failed || rename(tmp, path)) {
 		unlink(tmp);

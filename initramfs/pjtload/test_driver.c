@@ -6,7 +6,8 @@
  *   bucket V
  *   rate_fraction RECORDS_PER_S THREADS DUTY CALIB
  *   per_second COUNT NS
- *   calib-store PATH WSS RATE | calib-lookup PATH WSS
+ *   records_per_check CLOCK_READ_NS RECORD_NS
+ *   calib-store PATH WSS RATE PER_CHECK | calib-lookup PATH WSS
  * Prints key=value results; exit 2 with the message on a refusal. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,22 +152,34 @@ int main(int argc, char **argv)
 			printf("%.4f\n", rate_fraction(a[0], (unsigned)a[1], (unsigned)a[2], a[3]));
 		return 0;
 	}
-	if (argc == 5 && !strcmp(cmd, "calib-store")) {
-		if (parse_u64(argv[3], &wss, &why) || number_arg(argv[4], &a[0]))
-			return refuse("calib-store", "bad WSS or RATE");
-		if (calib_store(argv[2], wss, a[0])) {
+	if (argc == 4 && !strcmp(cmd, "records_per_check")) {
+		if (number_arg(argv[2], &a[0]) || number_arg(argv[3], &a[1]))
+			return refuse("records_per_check", "not a number");
+		printf("%u\n", records_per_check(a[0], a[1]));
+		return 0;
+	}
+	if (argc == 6 && !strcmp(cmd, "calib-store")) {
+		struct calibration cal;
+
+		if (parse_u64(argv[3], &wss, &why) || number_arg(argv[4], &cal.records_per_s) ||
+		    parse_u64(argv[5], &value, &why))
+			return refuse("calib-store", "bad WSS, RATE or PER_CHECK");
+		cal.records_per_check = (unsigned)value;
+		if (calib_store(argv[2], wss, &cal)) {
 			perror(argv[2]);
 			return 1;
 		}
 		return 0;
 	}
 	if (argc == 4 && !strcmp(cmd, "calib-lookup")) {
+		struct calibration cal;
+
 		if (parse_u64(argv[3], &wss, &why))
 			return refuse(argv[3], why);
-		if (calib_lookup(argv[2], wss, &a[0]))
+		if (calib_lookup(argv[2], wss, &cal))
 			printf("none\n");
 		else
-			printf("%.1f\n", a[0]);
+			printf("%.1f %u\n", cal.records_per_s, cal.records_per_check);
 		return 0;
 	}
 	return refuse(cmd, "unknown command (see the comment at the top of test_driver.c)");

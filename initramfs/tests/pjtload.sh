@@ -104,11 +104,13 @@ echo "# calibrate and rate_fraction"
 run calibrate duration=1s cpus=0
 check "calibrate exits 0" [ $status -eq 0 ]
 check "calibrate: calib_records_per_s > 0" positive calib_records_per_s
-check "calibrate: cache written" grep -q '^wss=16384 calib_records_per_s=' "$PJTLOAD_CALIB"
+check "calibrate: cache written" grep -q "^wss=16384 records_per_check=[0-9]* calib_records_per_s=" "$PJTLOAD_CALIB"
 run duty threads=2 duty=25 duration=1s
 check "duty after calibrate: rate_fraction > 0" positive rate_fraction
 check "duty after calibrate: calib_records_per_s from the cache" \
-	[ "$(value calib_records_per_s "$line")" = "$(sed -n 's/^wss=16384 calib_records_per_s=//p' "$PJTLOAD_CALIB")" ]
+	[ "$(value calib_records_per_s "$line")" = "$(sed -n "s/.* calib_records_per_s=//p" "$PJTLOAD_CALIB")" ]
+check "duty after calibrate: the same records_per_check" \
+	[ "$(value records_per_check "$line")" = "$(sed -n "s/^wss=16384 records_per_check=\\([0-9]*\\) .*/\\1/p" "$PJTLOAD_CALIB")" ]
 
 for via in pipe futex; do
 	echo "# pingpong via=$via"
