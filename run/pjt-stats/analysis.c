@@ -489,3 +489,13 @@ struct analysis *analyse(const struct run_table *t, int notes)
 			t->path, a->n_ok, a->n_crashed, a->n_failed);
 	return a;
 }
+
+char *design_name(const struct analysis *a, const struct study *st)
+{
+	char *name = term_name(a, st, (UINT32_C(1) << st->k) - 1);
+
+	for (char *p = name; *p; p++)
+		if (*p == ':')
+			*p = '+'; /* a design is a feature set */
+	return name;
+}

@@ -89,16 +89,6 @@ void write_summary(const struct analysis *a, const char *path)
 	close_output(f, path);
 }
 
-static char *design_name(const struct analysis *a, const struct study *st)
-{
-	char *name = term_name(a, st, (UINT32_C(1) << st->k) - 1);
-
-	for (char *p = name; *p; p++)
-		if (*p == ':')
-			*p = '+'; /* a design is a feature set */
-	return name;
-}
-
 void write_effects(const struct analysis *a, const char *path)
 {
 	FILE *f = open_output(path);

@@ -147,6 +147,7 @@ struct analysis *analyse(const struct run_table *t, int notes);
 int metric_index(const struct analysis *a, const char *name);
 int study_group_of(const struct study *s, int combo); /* -1 absent */
 char *term_name(const struct analysis *a, const struct study *s, uint32_t term);
+char *design_name(const struct analysis *a, const struct study *st); /* bits joined by + */
 
 /* ---- output.c ---- */
 struct chart_plan {

@@ -304,7 +304,7 @@ static void how_to_read(struct doc *d)
 {
 	heading(d, 2, "How to read the numbers");
 	para(d, "Every cell is the median over the ok runs of one combination, with its 95% confidence interval in brackets and the number of runs n. Medians and quartiles use Hyndman-Fan type 7 quantiles (R's default). The interval of a median is the exact order-statistic (binomial) interval for n >= 6 and a percentile bootstrap of the median for 2 <= n < 6; with one run there is none.");
-	para(d, "A ratio is median(combination) / median(reference) with a bootstrap interval (2000 resamples of both sides, splitmix64 with a fixed seed per statistic, so the numbers repeat exactly). A * marks an interval that excludes 1 (a change the runs resolve); an interval containing 1 means these runs cannot tell the two apart. Factorial effects are on cell medians; * marks an interval that excludes 0.");
+	para(d, "A ratio is median(combination) / median(reference) with a bootstrap interval (2000 resamples of both sides, splitmix64 with a fixed seed per statistic, so the numbers repeat exactly). A * marks an interval that excludes 1 (no change); an interval containing 1 means these runs cannot tell the two apart. Intervals from fewer than 6 runs are bootstrap intervals of very few values and usually too narrow. Factorial effects are on cell medians; * marks an interval that excludes 0.");
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 }
 
@@ -342,8 +342,8 @@ static char *comparison_sentence(const struct analysis *a, const struct study *s
 		base = xasprintf("%s had %.1f%% %s than %s (ratio %.3f, 95%% CI %.3f..%.3f): %s.",
 				 name, fabs(r->value - 1) * 100, r->value < 1 ? noun_less : noun_more,
 				 ref_name, r->value, r->lo, r->hi,
-				 r->excludes_one ? "the interval excludes 1, so these runs resolve the difference"
-						 : "the interval includes 1, so these runs do not resolve a difference");
+				 r->excludes_one ? "the 95% interval excludes 1 (no change)"
+						 : "the 95% interval includes 1, so these runs cannot tell the two apart");
 	if (!isnan(rfc_ratio) && !isnan(r->lo) && !isinf(r->hi))
 		rfc = xasprintf(" The RFC's ratio, %.3f, is %s our interval.", rfc_ratio,
 				rfc_ratio >= r->lo && rfc_ratio <= r->hi ? "inside" : "outside");
@@ -351,6 +351,28 @@ static char *comparison_sentence(const struct analysis *a, const struct study *s
 	free(base);
 	free(rfc);
 	return s;
+}
+
+/* Percentile bootstraps of 2 to 5 values cover less than they claim;
+ * say so wherever such intervals are shown. */
+static void few_runs_caveat(struct doc *d, const struct analysis *a, const struct study *st)
+{
+	int fewest = -1;
+
+	for (int g = 0; g < st->ngroups; g++)
+		for (int m = 0; m < a->nmetrics; m++) {
+			int n = st->groups[g].metric[m].n;
+
+			if (st->measured[m] && n > 0 && (fewest < 0 || n < fewest))
+				fewest = n;
+		}
+	if (fewest >= 0 && fewest < EXACT_CI_MIN_N) {
+		char *text = xasprintf("Caution: some cells have only %d ok runs. Below %d runs the intervals are bootstrap intervals of very few values, which are usually too narrow; read them as indicative and run more repetitions before relying on a difference.",
+				       fewest, EXACT_CI_MIN_N);
+
+		para(d, text);
+		free(text);
+	}
 }
 
 static void rfc_section(struct doc *d, const struct analysis *a)
@@ -407,6 +429,7 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 				free(cells[1 + j]);
 		}
 		table_end(d);
+		few_runs_caveat(d, a, st);
 		for (int j = 0; j < nm; j++) {
 			int m = metric_index(a, headers[1 + j]);
 			int pulls = !strcmp(headers[1 + j], "lb_pulls_total");
@@ -487,6 +510,7 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 	for (int g = 0; g < st->ngroups; g++)
 		headers[1 + g] = a->combos[st->groups[g].combo].name;
 	para(d, "Median [95% CI] (n) per combination:");
+	few_runs_caveat(d, a, st);
 	metric_table(d, a, st, headers, -1, median_table_cell);
 	for (int pass = 0; pass < 2; pass++) {
 		int ref = pass ? st->rfc_before : st->stock;
@@ -501,7 +525,7 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 	}
 	if (st->k) {
 		char *eh[] = { "term", "metric", "effect [95% CI]" };
-		char *design = term_name(a, st, (UINT32_C(1) << st->k) - 1);
+		char *design = design_name(a, st);
 		const char *tput = throughput_metric(a, st);
 
 		title = xasprintf("Factorial design over %s (%d cells). Effects on cell medians, in the metric's units; * = the interval excludes 0 (all metrics in effects.csv):",
