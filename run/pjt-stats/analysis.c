@@ -372,6 +372,14 @@ static void compute_effects(const struct analysis *a, struct study *s)
 	}
 }
 
+static int compare_studies(const void *pa, const void *pb)
+{
+	const struct study *a = pa, *b = pb;
+	int by_topology = strcmp(a->topology, b->topology);
+
+	return by_topology ? by_topology : strcmp(a->workload, b->workload);
+}
+
 static void note_excluded(const struct run_table *t, const struct run_row *row)
 {
 	fprintf(stderr, "pjt-stats: note: %s:%d: run seq=%s combo=%s rep=%s has status %s: counted in n_%s, excluded from the statistics\n",
@@ -413,6 +421,8 @@ struct analysis *analyse(const struct run_table *t, int notes)
 				note_excluded(t, row);
 		}
 	}
+	/* runs.csv is in interleaved order: list the studies by name instead */
+	qsort(a->studies, a->nstudies, sizeof(struct study), compare_studies);
 	for (int s = 0; s < a->nstudies; s++) {
 		struct study *st = &a->studies[s];
 
