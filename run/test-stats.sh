@@ -168,6 +168,9 @@ check "run/compare: rfc-after migrations halved (0.500) and marked" \
 	grep -Eq '^rfc-after +migrations +40 +20 +0\.500 +[0-9.]+\.\.[0-9.]+ +\*$' "$tmp/compare"
 check "run/compare: an unchanged cell has ratio 1.000 and no marker" \
 	grep -Eq '^stock +migrations +100 +100 +1\.000 +[0-9.]+\.\.[0-9.]+ *$' "$tmp/compare"
+grep -v 'PJT_SHORT_TASKS,' "$fixtures/factorial-2x2-b.csv" >"$tmp/fewer.csv"
+check "run/compare names the cells only one side has" \
+	sh -c "'$top/run/compare' '$res' '$tmp/fewer.csv' 2>/dev/null | grep -qx 'only in A: duty threads=8 duty=10 period=10ms / PJT_SHORT_TASKS (topology 1x4x1)'"
 check "run/compare: a folder without runs.csv exits 2 with a message" \
 	sh -c "'$top/run/compare' '$res' '$tmp' 2>'$tmp/cerr'; [ \$? -eq 2 ] && grep -q 'runs.csv' '$tmp/cerr'"
 

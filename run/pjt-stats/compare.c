@@ -52,6 +52,26 @@ static char *number(double v)
 	return xstrdup(*buf ? buf : "-");
 }
 
+/* Names the (workload, combo) cells of x that y lacks, so nothing drops
+ * out of the comparison unsaid. */
+static void report_unmatched(const struct analysis *x, const struct analysis *y, const char *side)
+{
+	for (int s = 0; s < x->nstudies; s++) {
+		const struct study *sx = &x->studies[s], *sy = matching_study(y, sx);
+
+		for (int g = 0; g < sx->ngroups; g++) {
+			const char *combo = x->combos[sx->groups[g].combo].name;
+			int found = 0;
+
+			for (int h = 0; sy && h < sy->ngroups && !found; h++)
+				found = !strcmp(y->combos[sy->groups[h].combo].name, combo);
+			if (!found)
+				printf("only in %s: %s / %s (topology %s)\n", side, sx->workload, combo,
+				       sx->topology);
+		}
+	}
+}
+
 int compare_results(const char *dir_a, const char *dir_b)
 {
 	struct analysis *a = load(dir_a), *b = load(dir_b);
@@ -142,5 +162,7 @@ int compare_results(const char *dir_a, const char *dir_b)
 			printf(c < 2 ? "%-*s  " : "%*s  ", widths[c], cells[c]);
 		printf("%s\n", cells[COMPARE_COLUMNS - 1]);
 	}
+	report_unmatched(a, b, "A");
+	report_unmatched(b, a, "B");
 	return 0;
 }
