@@ -31,6 +31,14 @@ static const char usage[] =
 "               generator splitmix64 seeded with 20121025 xor FNV-1a-64 of a key\n"
 "               naming the statistic, so results repeat exactly on any machine\n"
 "\n"
+"Outputs:\n"
+"  summary.csv  topology,workload,combo,features,metric,n,n_crashed,n_failed,median,q1,q3,\n"
+"               min,max,ci_lo,ci_hi,ci_method,ratio_to_stock[,_lo,_hi,_sig],\n"
+"               ratio_to_rfc_before[,_lo,_hi,_sig]; lb_pulls_total = idle+busy+newidle\n"
+"  effects.csv  topology,workload,metric,term (BIT or BIT:BIT),order (1 main, 2 interaction),\n"
+"               design,cells,baseline (median of the none cell),effect,ci_lo,ci_hi,sig\n"
+"  plots-data/  charts.txt (each chart made or skipped, with the reason) and chart data\n"
+"\n"
 "Exit: 0 ok, 1 system error, 2 usage or bad input (FILE:LINE: message).\n";
 
 static int is_dir(const char *path)
