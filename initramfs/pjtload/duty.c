@@ -1,16 +1,18 @@
 /* duty and calibrate modes: the RFC's experiment.
  *
  * Each thread works in periods of P starting at boundaries b_k = t0 + k*P.
- * The busy part of period k lasts until b_k + duty% * P by CLOCK_MONOTONIC
- * (wall clock, as in the RFC: a duty task asks for a share of wall time;
- * time lost to preemption or to a late wake-up costs records, which is what
- * rate_fraction shows). Then the thread sleeps with an absolute
- * clock_nanosleep until the next boundary; the wake-up latency is the
- * actual wake time minus that boundary. A boundary that passes while the
- * thread is still busy with an earlier period (other than the one its busy
- * part is meant to end at, which for duty=100 is the next boundary) is an
- * overrun: that period is skipped and the thread resynchronises to the
- * next boundary still ahead. */
+ * It sleeps with an absolute clock_nanosleep until b_k; the wake-up latency
+ * is the actual wake time minus b_k. From its wake it is busy for duty% of
+ * P by CLOCK_MONOTONIC: wall clock, as in the RFC, since a duty task asks
+ * for a share of wall time; time lost to preemption by other tasks while
+ * busy costs records, which is what rate_fraction shows. The busy part is
+ * timed from the wake, not from b_k, so that a late wake-up (reported as
+ * such) is not counted a second time as lost records; under TCG wake-ups
+ * are often later than a 1 ms busy part is long. duty=100 never sleeps: its
+ * busy part is the whole period, b_k to b_k+1.
+ * A boundary that passes while the thread is still busy (for duty=100: any
+ * but the one its busy part ends at) is an overrun: that period is skipped
+ * and the thread resynchronises to the next boundary still ahead. */
 #include "modes.h"
 
 #include <errno.h>
@@ -57,16 +59,19 @@ struct duty_result {
 static void busy_periods(struct duty_thread *t)
 {
 	const struct duty_shared *sh = t->sh;
-	const uint64_t period = sh->o->period_ns, t0 = sh->t0;
+	const uint64_t period = sh->o->period_ns, t0 = sh->t0, total = sh->periods_total;
 	const uint64_t busy = period * sh->o->duty / 100;
+	const uint64_t on_time = sh->o->duty == 100;  /* boundaries passed without overrun */
 	const unsigned per_check = sh->records_per_check;
-	uint64_t k = 0, now;
+	uint64_t k = 0, now, start, boundary;
 	unsigned i;
 
 	sleep_until_ns(t0);
-	hist_record(&t->hist, now_ns() - t0);
-	while (k < sh->periods_total) {
-		uint64_t boundary = t0 + k * period, busy_end = boundary + busy, missed;
+	start = now_ns();
+	hist_record(&t->hist, start - t0);
+	for (;;) {
+		uint64_t busy_end = sh->o->duty == 100 ? t0 + (k + 1) * period : start + busy;
+		uint64_t passed, missed;
 
 		cpu_sample(&t->cpus);
 		do {
@@ -77,16 +82,22 @@ static void busy_periods(struct duty_thread *t)
 		} while (now < busy_end);
 		t->periods++;
 
-		/* Boundaries in (busy_end, now]: the periods this one ate. */
-		missed = (now - t0) / period - (busy_end - t0) / period;
-		if (k + 1 + missed > sh->periods_total)
-			missed = sh->periods_total - k - 1;
+		/* Boundaries after b_k up to now. */
+		passed = (now - t0) / period - k;
+		missed = passed > on_time ? passed - on_time : 0;
+		if (k + 1 + missed > total)
+			missed = total - k - 1;
 		t->overruns += missed;
 		k += 1 + missed;
+		if (k >= total)
+			break;
 		boundary = t0 + k * period;
-		if (k < sh->periods_total && now < boundary) {
+		if (now < boundary) {
 			sleep_until_ns(boundary);
-			hist_record(&t->hist, now_ns() - boundary);
+			start = now_ns();
+			hist_record(&t->hist, start - boundary);
+		} else {
+			start = now;
 		}
 	}
 }
