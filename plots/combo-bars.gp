@@ -7,8 +7,9 @@ load spec
 # narrower bars when a factorial brings many cells
 per_combo = ncombos <= 12 ? 48 : (ncombos <= 40 ? 28 : 16)
 panel_width = 150 + per_combo * ncombos
+width = panel_width * npanels < 760 ? 760 : panel_width * npanels # the title must fit
 do for [kind in "png svg"] {
-	eval terminal_command(kind, panel_width * npanels, ncombos > 8 ? 960 : 560) # room for vertical labels
+	eval terminal_command(kind, width, ncombos > 8 ? 960 : 560) # room for vertical labels
 	set multiplot layout 1, npanels title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
 	set yrange [0 : *]
@@ -18,7 +19,8 @@ do for [kind in "png svg"] {
 		set title ptitle[i]
 		set ylabel pylabel[i]
 		plot pfile[i] using 1:2:5 with boxes lc rgb variable notitle, \
-		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle
+		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
+		     '' using 1:(0):(sprintf('n=%d', $6)):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 0.7 font ',8' tc rgb variable notitle
 	}
 	unset multiplot
 	set output

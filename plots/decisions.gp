@@ -8,8 +8,9 @@ load spec
 columns = npanels < 3 ? npanels : 3
 rows = (npanels + columns - 1) / columns
 per_combo = ncombos <= 12 ? 60 : (ncombos <= 40 ? 32 : 18)
+width = columns * (150 + per_combo * ncombos) < 760 ? 760 : columns * (150 + per_combo * ncombos)
 do for [kind in "png svg"] {
-	eval terminal_command(kind, columns * (150 + per_combo * ncombos), 150 + (ncombos > 8 ? 760 : 380) * rows)
+	eval terminal_command(kind, width, 150 + (ncombos > 8 ? 760 : 380) * rows)
 	set multiplot layout rows, columns title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
 	set logscale y
