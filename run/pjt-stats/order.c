@@ -98,7 +98,7 @@ static double binomial_half_cdf(int n, int k)
  * so a percentile bootstrap of the median is used instead. */
 struct median_ci median_confidence(const double *sorted, int n, const char *key)
 {
-	struct median_ci ci = { NAN, NAN, "", NAN };
+	struct median_ci ci = { NAN, NAN, "" };
 
 	if (n < 2)
 		return ci;
@@ -109,7 +109,6 @@ struct median_ci median_confidence(const double *sorted, int n, const char *key)
 			j++;
 		ci.lo = sorted[j - 1];
 		ci.hi = sorted[n - j];
-		ci.coverage = 1 - 2 * binomial_half_cdf(n, j - 1);
 		ci.method = "binomial";
 	} else {
 		struct rng r = rng_for_key(key);

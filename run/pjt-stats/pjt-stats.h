@@ -65,7 +65,6 @@ double median_of(double *v, int n);  /* sorts v */
 struct median_ci {
 	double lo, hi;
 	const char *method;  /* "binomial", "bootstrap" or "" (n < 2) */
-	double coverage;     /* nominal coverage of the binomial interval */
 };
 struct median_ci median_confidence(const double *sorted, int n, const char *key);
 
