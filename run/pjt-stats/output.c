@@ -303,12 +303,15 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 		n, n, n, n);
 	for (int i = 0; names[i]; i++) {
 		int m = metric_index(a, names[i]);
+		char *dat;
 
 		if (m < 0 || !st->measured[m])
 			continue;
 		panel++;
+		dat = write_combo_metric(a, st, dir, m);
 		fprintf(f, "pfile[%d] = ", panel);
-		gp_string(f, write_combo_metric(a, st, dir, m));
+		gp_string(f, dat);
+		free(dat);
 		fprintf(f, "\nptitle[%d] = ", panel);
 		gp_string(f, titles[i]);
 		fprintf(f, "\npylabel[%d] = ", panel);
