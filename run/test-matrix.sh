@@ -123,6 +123,27 @@ check "--reps/--smp/--duration override the file" \
 check "a bad override is refused with exit 2 naming the option" \
 	sh -c "'$plan_tool' --reps x '$fixtures/good-full.matrix' >/dev/null 2>'$tmp/e'; [ \$? = 2 ] && grep -q -- '--reps' '$tmp/e'"
 
+# Guest snapshot helper, on recorded /proc/schedstat and pjt_stats files.
+snap=$top/initramfs/lib/snapshot.sh
+for w in before after; do
+	PJT_SCHEDSTAT=$fixtures/schedstat-$w PJT_STATS=$fixtures/pjt_stats-$w sh "$snap" >"$tmp/snap-$w"
+done
+check "snapshot: lb_gained summed per idle type over CPUs and domains" \
+	sh -c "grep -qx lb_pulls_idle=3 '$tmp/snap-before' && grep -qx lb_pulls_busy=6 '$tmp/snap-before' && grep -qx lb_pulls_newidle=9 '$tmp/snap-before'"
+check "snapshot: alb_pushed, ttwu_wake_remote, ttwu_move_affine from their fields" \
+	sh -c "grep -qx alb_pushed=1 '$tmp/snap-before' && grep -qx ttwu_wake_remote=155 '$tmp/snap-before' && grep -qx ttwu_move_affine=10 '$tmp/snap-before'"
+check "snapshot: pjt_stats points become POINT_evaluated/differed/applied" \
+	sh -c "grep -qx short_tasks_differed=2 '$tmp/snap-before' && grep -qx busiest_evaluated=5 '$tmp/snap-before'"
+sh "$snap" delta "$tmp/snap-before" "$tmp/snap-after" >"$tmp/snap-delta"
+check "snapshot delta: after minus before, key by key" \
+	sh -c "grep -qx lb_pulls_newidle=12 '$tmp/snap-delta' && grep -qx ttwu_wake_remote=12 '$tmp/snap-delta' && grep -qx short_tasks_applied=2 '$tmp/snap-delta'"
+PJT_SCHEDSTAT=$tmp/none PJT_STATS=$tmp/none sh "$snap" >"$tmp/snap-none" 2>"$tmp/snap-none.err"
+check "snapshot: missing schedstat and pjt_stats give no keys (empty columns) and a note" \
+	sh -c "[ ! -s '$tmp/snap-none' ] && grep -q 'missing' '$tmp/snap-none.err'"
+printf 'version 16\n' >"$tmp/v16"
+PJT_SCHEDSTAT=$tmp/v16 PJT_STATS=$tmp/none sh "$snap" >"$tmp/snap-v16" 2>&1
+check "snapshot: another schedstat version is not parsed" grep -q 'not version 15' "$tmp/snap-v16"
+
 # run/matrix: validation before anything boots, --dry-run.
 matrix=$top/run/matrix
 if [ -x "$matrix" ]; then

@@ -413,6 +413,30 @@ static struct combo *find_combo_name(const char *name)
 	return NULL;
 }
 
+/* Feature names into a bit mask (and, if order is given, their indexes as written). */
+static int parse_bits(int line, int n, char **names, unsigned *mask, unsigned *order)
+{
+	int bad = 0;
+
+	*mask = 0;
+	for (int i = 0; i < n; i++) {
+		int b = bit_index(names[i]);
+
+		if (b < 0) {
+			unknown_bit(line, names[i]);
+			bad = 1;
+		} else if (*mask & (1u << b)) {
+			error_at(line, "feature %s listed twice", names[i]);
+			bad = 1;
+		} else {
+			*mask |= 1u << b;
+			if (order)
+				order[i] = (unsigned)b;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 static void do_combo(int line, int argc, char **argv)
 {
 	unsigned bits = 0;
@@ -427,19 +451,8 @@ static void do_combo(int line, int argc, char **argv)
 		error_at(line, "combo name '%s': use letters, digits, '_', '.', '+', '-'", argv[1]);
 		bad = 1;
 	}
-	for (int i = 2; i < argc; i++) {
-		int b = bit_index(argv[i]);
-
-		if (b < 0) {
-			unknown_bit(line, argv[i]);
-			bad = 1;
-		} else if (bits & (1u << b)) {
-			error_at(line, "feature %s listed twice", argv[i]);
-			bad = 1;
-		} else {
-			bits |= 1u << b;
-		}
-	}
+	if (parse_bits(line, argc - 2, argv + 2, &bits, NULL))
+		bad = 1;
 	other = find_combo_name(argv[1]);
 	if (other) {
 		error_at(line, "duplicate combo name '%s' (first at line %d)", argv[1], other->line);
@@ -460,28 +473,18 @@ static void do_factorial(int line, int argc, char **argv)
 {
 	struct factorial f = { .line = line };
 	unsigned seen = 0;
-	int bad = 0;
 
 	if (argc < 2) {
 		error_at(line, "usage: factorial FEATURE...");
 		return;
 	}
-	for (int i = 1; i < argc; i++) {
-		int b = bit_index(argv[i]);
-
-		if (b < 0) {
-			unknown_bit(line, argv[i]);
-			bad = 1;
-		} else if (seen & (1u << b)) {
-			error_at(line, "feature %s listed twice", argv[i]);
-			bad = 1;
-		} else {
-			seen |= 1u << b;
-			f.bits[f.n++] = (unsigned)b;
-		}
-	}
-	if (bad)
+	if (argc - 1 > (int)NR_BITS) {
+		error_at(line, "factorial over more than the %u project bits", (unsigned)NR_BITS);
 		return;
+	}
+	if (parse_bits(line, argc - 1, argv + 1, &seen, f.bits))
+		return;
+	f.n = argc - 1;
 	if (m.nr_factorials == MAX_FACTORIALS) {
 		error_at(line, "more than %d factorial lines", MAX_FACTORIALS);
 		return;
