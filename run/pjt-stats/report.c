@@ -155,7 +155,7 @@ static char *human(double v)
 		return xstrdup("-");
 	if (isinf(v))
 		return xstrdup(v > 0 ? "inf" : "-inf");
-	if (fabs(v) >= 10000) {
+	if (fabs(v) >= 1000) {
 		char digits[64], *out = buf;
 		int len, lead;
 
@@ -552,7 +552,7 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 		char *design = design_name(a, st);
 		const char *tput = throughput_metric(a, st);
 
-		title = xasprintf("Factorial design over %s (%d cells). Effects on cell medians, in the metric's units; * = the interval excludes 0 (all metrics in effects.csv):",
+		title = xasprintf("Factorial design over %s (%d cells). Effects on cell medians, in the metric's units; A:B is the two-way interaction of A and B; * = the interval excludes 0 (all metrics in effects.csv):",
 				  design, 1 << st->k);
 		para(d, title);
 		free(title);
