@@ -16,14 +16,18 @@ calib=$(mktemp)
 trap 'rm -f "$calib"' EXIT INT TERM
 
 echo "# pjtload duty=100 threads=1 vs bare loop: duration=$duration wss=$wss cpu=$cpu reps=$reps"
-echo "rep pjtload_records_per_s bare_records_per_s ratio"
+echo "# load average before: $(cut -d" " -f1-3 /proc/loadavg) (others' work on this machine widens the spread)"
+echo "rep pjtload_records_per_s bare_records_per_s ratio records_per_check"
 rep=1
 while [ $rep -le "$reps" ]; do
 	bare=$(taskset -c "$cpu" "$build/pjtload-bare" "$duration" "$wss" |
 		sed -n 's/.*records_per_s=\([0-9.]*\).*/\1/p')
-	duty=$(PJTLOAD_CALIB=$calib "$build/pjtload" duty threads=1 duty=100 duration="$duration" \
-		wss="$wss" cpus="$cpu" | sed -n 's/.* records_per_s=\([0-9.]*\) .*/\1/p')
-	awk -v r=$rep -v d="$duty" -v b="$bare" 'BEGIN { printf "%d %.0f %.0f %.4f\n", r, d, b, d / b }'
+	line=$(PJTLOAD_CALIB=$calib "$build/pjtload" duty threads=1 duty=100 duration="$duration" \
+		wss="$wss" cpus="$cpu")
+	duty=$(printf '%s\n' "$line" | sed -n 's/.* records_per_s=\([0-9.]*\) .*/\1/p')
+	per_check=$(printf '%s\n' "$line" | sed -n 's/.* records_per_check=\([0-9]*\) .*/\1/p')
+	awk -v r=$rep -v d="$duty" -v b="$bare" -v k="$per_check" \
+		'BEGIN { printf "%d %.0f %.0f %.4f %d\n", r, d, b, d / b, k }'
 	rep=$((rep + 1))
 done | awk '{ print; ratio[NR] = $4 } END {
 	n = NR
