@@ -13,14 +13,19 @@ do for [kind in "png svg"] {
 	eval terminal_command(kind, width, 150 + (ncombos > 8 ? 760 : 380) * rows)
 	set multiplot layout rows, columns title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
-	set logscale y
-	set yrange [0.8 : *]
-	set ylabel 'count per run (log scale)'
 	if (ncombos > 8) { set xtics rotate by 90 right } else { set xtics rotate by 35 right }
 	set boxwidth 0.26
 	set key top left horizontal font ',9'
 	do for [i = 1 : npanels] {
 		set title ptitle[i]
+		# a panel whose counts are all 0 cannot be drawn on a log scale
+		unset logscale y; set autoscale y
+		stats pfile[i] using 2 nooutput
+		if (STATS_max > 0) {
+			set logscale y; set yrange [0.8 : *]; set ylabel 'count per run (log scale)'
+		} else {
+			unset logscale y; set yrange [0 : 1]; set ylabel 'count per run (all 0)'
+		}
 		plot pfile[i] using 1:($6 == 0 ? $2 : NaN):5 with boxes fs transparent solid 0.3 lc rgb variable title 'evaluated', \
 		     '' using 1:($6 == 1 ? $2 : NaN):5 with boxes fs pattern 4 lc rgb variable title 'differed', \
 		     '' using 1:($6 == 2 ? $2 : NaN):5 with boxes fs solid 0.9 lc rgb variable title 'applied', \

@@ -160,6 +160,13 @@ check "charts without data are skipped with a note, not drawn" \
 check "make plots RESULTS=DIR re-makes the report" \
 	sh -c "rm '$nofact/report.md' && make -s -C '$top' -f run/stats.mk plots RESULTS='$nofact' >/dev/null 2>&1 && test -s '$nofact/report.md'"
 
+zeros=$tmp/zeros
+mkdir -p "$zeros"
+awk -F, -v OFS=, 'NR > 1 { for (i = 25; i <= 42; i++) $i = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$zeros/runs.csv"
+check "pjt_stats counters that are all 0 skip the decisions chart with that reason" \
+	sh -c "'$top/run/report' '$zeros' 2>/dev/null && [ ! -e '$zeros/charts/s1-decisions.png' ] &&
+	       grep -q 'Chart s1-decisions skipped: every pjt_stats counter is 0' '$zeros/report.md'"
+
 other=$tmp/other
 mkdir -p "$other"
 cp "$fixtures/factorial-2x2-b.csv" "$other/runs.csv"

@@ -186,6 +186,24 @@ static int decisions_measured(const struct analysis *a, const struct study *st)
 	return n;
 }
 
+/* Whether any decision counter of the study is non-zero in some run. */
+static int decisions_nonzero(const struct analysis *a, const struct study *st)
+{
+	static const char *const kinds[] = { "evaluated", "differed", "applied" };
+
+	for (const char *const *p = decision_points; *p; p++)
+		for (int k = 0; k < 3; k++) {
+			char *name = xasprintf("%s_%s", *p, kinds[k]);
+			int m = metric_index(a, name);
+
+			free(name);
+			for (int g = 0; m >= 0 && g < st->ngroups; g++)
+				if (st->groups[g].metric[m].n && st->groups[g].metric[m].max > 0)
+					return 1;
+		}
+	return 0;
+}
+
 void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS])
 {
 	const struct study *st = &a->studies[s];
@@ -229,6 +247,8 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 		plan[5].skip_reason = xstrdup("needs both migrations and a throughput metric");
 	if (!decisions_measured(a, st))
 		plan[6].skip_reason = xstrdup("no pjt_stats counters in this workload's runs");
+	else if (!decisions_nonzero(a, st))
+		plan[6].skip_reason = xstrdup("every pjt_stats counter is 0 in every run: no decision point was evaluated");
 	free(slug);
 }
 
