@@ -12,12 +12,15 @@ do for [kind in "png svg"] {
 	eval terminal_command(kind, width, ncombos > 8 ? 960 : 560) # room for vertical labels
 	set multiplot layout 1, npanels title chart_title font ',12'
 	set xrange [-0.6 : ncombos - 0.4]
-	set yrange [0 : *]
 	if (ncombos > 8) { set xtics rotate by 90 right } else { set xtics rotate by 35 right }
 	set boxwidth 0.7
 	do for [i = 1 : npanels] {
 		set title ptitle[i]
 		set ylabel pylabel[i]
+		# an all-zero panel (e.g. no busy pulls) gets a range of its own
+		set autoscale y
+		stats pfile[i] using 4 nooutput
+		if (STATS_max > 0) { set yrange [0 : *] } else { set yrange [0 : 1] }
 		plot pfile[i] using 1:2:5 with boxes lc rgb variable notitle, \
 		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
 		     '' using 1:(0):(sprintf('n=%d', $6)):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 0.7 font ',8' tc rgb variable notitle
