@@ -3,16 +3,16 @@
 # case's result is reported here, so run/check counts them.  A kernel
 # without a sched_pjt suite (or with a failed one) fails.
 dmesg > /tmp/kunit.dmesg
-# KUnit prints "    ok 3 - case" for cases (indented) and "ok 1 - suite".
+# KUnit (6.1) prints "    ok 3 case" for cases (indented) and "ok 1 suite".
 sed -n 's/^\[[^]]*\] //p' /tmp/kunit.dmesg | awk '
 	/^    # Subtest: / { suite = $3 }
-	/^    (not )?ok [0-9]+ - / && suite != "" {
+	/^    (not )?ok [0-9]+ / && suite != "" {
 		ok = ($1 == "ok")
-		sub(/^    (not )?ok [0-9]+ - /, "")
+		sub(/^    (not )?ok [0-9]+ (- )?/, "")
 		n++
 		printf "%sok %d - kunit %s.%s\n", ok ? "" : "not ", n, suite, $0
 	}
-	/^(not )?ok [0-9]+ - / { seen[$NF] = ($1 == "ok") }
+	/^(not )?ok [0-9]+ / { seen[$NF] = ($1 == "ok") }
 	END {
 		n++
 		if ("sched_pjt" in seen && seen["sched_pjt"])
