@@ -5,10 +5,11 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 MATRIX ?= feat-matrix/quick.matrix
 
-# Debian packages the project needs (tools copied into the guest included).
+# Debian packages the project needs (tools copied into the guest included;
+# python3-ply only for the SPDX check of the kernel's checkpatch.pl).
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
-	linux-perf file
+	linux-perf file python3-ply
 
 .PHONY: all deps kernel kernel-stock initramfs shell run check check-series \
 	bench-overhead clean
