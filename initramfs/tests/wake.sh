@@ -79,12 +79,11 @@ for point in idlest wake_affine; do
 		[ "$(key "${point}_applied" "$legacy")" -eq 0 ]
 	check "$point: applied grows with $bit set" \
 		[ "$(key "${point}_applied" "$on")" -gt 0 ]
-	check "$point: with $bit set every evaluation is applied" \
-		[ "$(key "${point}_applied" "$on")" -eq "$(key "${point}_evaluated" "$on")" ]
-	# 6.1's wake_affine_weight() descends from the same PELT formula, so
-	# the RFC's form differs from it only at ties, in the tl_per_task test
-	# and in the bias: a few wake-ups in a hundred, not reliably in 2s.
-	# The group rule of find_idlest_group() differs on most forks.
+	# On PELT, 6.1's wake_affine_weight() is the RFC's formula (for a sync
+	# wake-up its +1 turns < into the RFC's <=); they part only when this
+	# CPU less the waker is exactly 0, in the tl_per_task test, or with
+	# WA_BIAS off: 0 of about a thousand wake-ups here, so only 'differed'
+	# of find_idlest_group()/find_idlest_group_cpu() is asserted.
 	if [ "$point" = idlest ]; then
 		check "$point: with $bit set the RFC's rule differed from stock at least once" \
 			[ "$(key "${point}_differed" "$on")" -gt 0 ]
