@@ -80,7 +80,8 @@ for point in idlest wake_affine; do
 	check "$point: applied grows with $bit set" \
 		[ "$(key "${point}_applied" "$on")" -gt 0 ]
 	# On PELT, 6.1's wake_affine_weight() is the RFC's formula (for a sync
-	# wake-up its +1 turns < into the RFC's <=); they part only when this
+	# wake-up its +1 turns < into the RFC's <=); they part only at ties of
+	# other wake-ups, when this
 	# CPU less the waker is exactly 0, in the tl_per_task test, or with
 	# WA_BIAS off: 0 of about a thousand wake-ups here, so only 'differed'
 	# of find_idlest_group()/find_idlest_group_cpu() is asserted.
