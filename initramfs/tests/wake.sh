@@ -81,10 +81,9 @@ for point in idlest wake_affine; do
 		[ "$(key "${point}_applied" "$on")" -gt 0 ]
 	# On PELT, 6.1's wake_affine_weight() is the RFC's formula (for a sync
 	# wake-up its +1 turns < into the RFC's <=); they part only at ties of
-	# other wake-ups, when this
-	# CPU less the waker is exactly 0, in the tl_per_task test, or with
-	# WA_BIAS off: 0 of about a thousand wake-ups here, so only 'differed'
-	# of find_idlest_group()/find_idlest_group_cpu() is asserted.
+	# other wake-ups, when this CPU less the waker is exactly 0, in the
+	# tl_per_task test, or with WA_BIAS off: 0 of about a thousand
+	# wake-ups here, so only 'differed' of the idlest point is asserted.
 	if [ "$point" = idlest ]; then
 		check "$point: with $bit set the RFC's rule differed from stock at least once" \
 			[ "$(key "${point}_differed" "$on")" -gt 0 ]
