@@ -9,20 +9,8 @@ D=/sys/kernel/debug
 F=$D/sched/features
 COMPAT=$D/sched_features
 NEW_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD"
-n=0
-failed=0
+. /usr/lib/pjt/tap.sh
 
-check() { # check TEXT COMMAND...: one TAP line for COMMAND's status
-	text=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $text"
-	else
-		echo "not ok $n - $text"
-		failed=$((failed + 1))
-	fi
-}
 
 # Writes that must fail, in a subshell so a failing redirection cannot end
 # the suite.  The value is written as printf %b: exactly its bytes, with \n

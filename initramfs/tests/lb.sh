@@ -18,20 +18,8 @@ SNAP=/usr/lib/pjt/snapshot.sh
 LB_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS LEGACY_LOAD"
 # Cleared before every phase too, so a suite that left one set cannot skew us.
 ALL_BITS="$LB_BITS PJT_IDLEST PJT_WAKE_AFFINE"
-n=0
-failed=0
+. /usr/lib/pjt/tap.sh
 
-check() { # check TEXT COMMAND...: one TAP line for COMMAND's status
-	text=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $text"
-	else
-		echo "not ok $n - $text"
-		failed=$((failed + 1))
-	fi
-}
 
 restore() {
 	for b in $ALL_BITS; do echo "NO_$b" > "$F"; done

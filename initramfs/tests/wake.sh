@@ -13,14 +13,8 @@ D=/sys/kernel/debug/sched
 F=$D/features
 STATS=$D/pjt_stats
 SNAP=/usr/lib/pjt/snapshot.sh
-n=0
+. /usr/lib/pjt/tap.sh
 
-check() { # check TEXT COMMAND...: one TAP line for COMMAND's status
-	text=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $text"; else echo "not ok $n - $text"; fi
-}
 
 feature() { echo "$1" > "$F"; }
 defaults() {
