@@ -68,6 +68,18 @@ static int parse_bounded(parse_fn *parse, const char *text, uint64_t min,
 	return 0;
 }
 
+/* parse_bounded() of a decimal into an unsigned option. */
+static int parse_unsigned(const char *text, uint64_t min, uint64_t max,
+			  unsigned *out, const char **why)
+{
+	uint64_t n;
+
+	if (parse_bounded(parse_u64, text, min, max, &n, why))
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
 /* Parses one value; on failure *why says why, *range what was allowed. */
 static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 		       const char **why, const char **range)
@@ -77,16 +89,10 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 	switch (id) {
 	case KEY_THREADS:
 		*range = "at least 1";
-		if (parse_bounded(parse_u64, v, 1, UINT32_MAX, &n, why))
-			return -1;
-		o->threads = (unsigned)n;
-		return 0;
+		return parse_unsigned(v, 1, UINT32_MAX, &o->threads, why);
 	case KEY_DUTY:
 		*range = "1..100, a percent";
-		if (parse_bounded(parse_u64, v, 1, 100, &n, why))
-			return -1;
-		o->duty = (unsigned)n;
-		return 0;
+		return parse_unsigned(v, 1, 100, &o->duty, why);
 	case KEY_PERIOD:
 		*range = "above 0, at most 10s";
 		return parse_bounded(parse_time_ns, v, 1, PERIOD_MAX_NS, &o->period_ns, why);
@@ -114,10 +120,7 @@ static int parse_value(struct pjt_options *o, enum key_id id, const char *v,
 		return 0;
 	case KEY_PAIRS:
 		*range = "1..4096";
-		if (parse_bounded(parse_u64, v, 1, PAIRS_MAX, &n, why))
-			return -1;
-		o->pairs = (unsigned)n;
-		return 0;
+		return parse_unsigned(v, 1, PAIRS_MAX, &o->pairs, why);
 	case KEY_VIA:
 		*range = "pipe or futex";
 		if (!strcmp(v, "pipe"))
