@@ -1,9 +1,26 @@
-# run/matrix.mk: the matrix runner's host tool (included by the Makefile).
-MATRIX_PLAN_CFLAGS = -Wall -Wextra -O2
+# run/matrix.mk: the matrix runner's host tool (included by the Makefile;
+# also usable alone: make -f run/matrix.mk TOP=. BUILD=build matrix-tools).
+#
+# build/matrix-plan validates workload options with the workload
+# generator's own parser (initramfs/pjtload/opts.c, units.c), built here
+# for the host, and reads the bits, columns and tunables of run/contract
+# through the generated build/contract.h.
+TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+BUILD ?= $(TOP)/build
+MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initramfs/pjtload
+MATRIX_PLAN_SOURCES = $(TOP)/run/matrix-plan/matrix-plan.c \
+	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c
+MATRIX_CONTRACT = $(TOP)/run/contract/bits $(TOP)/run/contract/columns \
+	$(TOP)/run/contract/tunables $(TOP)/run/contract/gen-contract-h
 
-$(BUILD)/matrix-plan: $(TOP)/run/matrix-plan/matrix-plan.c
+$(BUILD)/contract.h: $(MATRIX_CONTRACT)
 	@mkdir -p $(BUILD)
-	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $<
+	$(TOP)/run/contract/gen-contract-h $(TOP)/run/contract > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
+		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h
+	@mkdir -p $(BUILD)
+	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $(MATRIX_PLAN_SOURCES)
 
 .PHONY: matrix-tools
-matrix-tools: $(BUILD)/matrix-plan
+matrix-tools: $(BUILD)/matrix-plan $(BUILD)/contract.h

@@ -75,7 +75,42 @@ check "3 topologies x 2 combos x 5 workloads x 3 reps = 90 runs" \
 check "smp N and sockets=,cores=,threads= both become topologies" \
 	sh -c "grep -q '^topology	1x2x1	--smp	2$' '$tmp/topo.plan' && grep -q '^topology	1x2x2	--topology	1,2,2$' '$tmp/topo.plan'"
 check "rt-app files are resolved beside the matrix file" \
-	grep -q "^file	rt-app good-rtapp.json	$fixtures/good-rtapp.json$" "$tmp/topo.plan"
+	grep -q "^file	rt-app good-rtapp.json	$fixtures/good-rtapp.json	w4-good-rtapp.json$" "$tmp/topo.plan"
+
+# Issue 15 item 6: the paths that once planned wrong data in silence.
+plan "$fixtures/good-rtapp-basename.matrix" >"$tmp/rtapp.plan"
+check "rt-app a/x.json and b/x.json: two files, two guest names" \
+	sh -c "[ \$(awk -F'\t' '\$1 == \"file\" { print \$4 }' '$tmp/rtapp.plan' | sort -u | wc -l) = 2 ] &&
+	       grep -q '/a/x.json	w1-x.json$' '$tmp/rtapp.plan' && grep -q '/b/x.json	w2-x.json$' '$tmp/rtapp.plan'"
+printf 'combo stock\nworkload duty threads=2\0 duty=100\nworkload fork\n' >"$tmp/nul.matrix"
+"$plan_tool" "$tmp/nul.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a NUL byte in a matrix line is an error at FILE:LINE, not a cut line" \
+	sh -c "[ $? = 2 ] && [ ! -s '$tmp/out' ] && grep -q '^$tmp/nul.matrix:2: NUL byte' '$tmp/err'"
+mkdir "$tmp/dir.matrix"
+"$plan_tool" "$tmp/dir.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a directory as the matrix file is refused as such (not FILE:0: no combo line)" \
+	sh -c "[ $? = 2 ] && grep -q 'dir.matrix: not a matrix file (a directory)' '$tmp/err' && ! grep -q ':0:' '$tmp/err'"
+"$plan_tool" "$tmp/no-such.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a missing matrix file is refused with its reason" \
+	sh -c "[ $? = 2 ] && grep -q 'no-such.matrix: cannot read the matrix file: No such file' '$tmp/err'"
+plan --smp 2 "$fixtures/good-full.matrix" >/dev/null
+check "--smp 2 still accepts a workload without cpus=" test $? = 0
+printf 'combo stock\nworkload duty cpus=2-3\n' >"$tmp/cpus.matrix"
+"$plan_tool" --smp 2 "$tmp/cpus.matrix" >/dev/null 2>"$tmp/err"
+check "cpus= beyond the vCPUs of an --smp override is refused at the workload line" \
+	sh -c "[ $? = 2 ] && grep -q 'cpus.matrix:2: .*CPU 2-3 not available' '$tmp/err'"
+
+# boots N: whole repetition blocks spread over N boots.
+plan "$fixtures/good-boots.matrix" >"$tmp/boots.plan"
+check "boots 3 over reps 7: blocks 3+2+2, each block in one boot" \
+	test "$(awk -F'\t' '$1 == "run" { print $8 }' "$tmp/boots.plan" | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" = "12 8 8 "
+check "boots 3: rep blocks map to boots 1 1 1 2 2 3 3" \
+	test "$(awk -F'\t' '$1 == "run" && !seen[$6]++ { print $8 }' "$tmp/boots.plan" | tr '\n' ' ')" = "1 1 1 2 2 3 3 "
+check "boots: the plan says how many" grep -q "^boots	3$" "$tmp/boots.plan"
+printf 'reps 2\nboots 3\ncombo stock\nworkload fork\n' >"$tmp/boots-bad.matrix"
+"$plan_tool" "$tmp/boots-bad.matrix" >/dev/null 2>"$tmp/err"
+check "boots above reps is refused at the boots line" \
+	sh -c "[ $? = 2 ] && grep -q 'boots-bad.matrix:2: boots 3 > reps 2' '$tmp/err'"
 
 # Interleaving: the runs of one topology come in blocks, one per repetition,
 # each holding every cell exactly once.

@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "contract.h" /* generated from run/contract by run/matrix.mk */
+#include "opts.h"     /* the workload generator's own option parser */
 
 #define MAX_COMBOS 256
 #define MAX_WORKLOADS 64
@@ -28,13 +32,14 @@
 #define TEXT_MAX 512
 
 /* The project's feature bits, in the order the features column lists them. */
-static const char *const project_bits[] = {
-	"PJT_SHORT_TASKS", "PJT_BUSIEST", "PJT_IMBALANCE", "PJT_MOVE_TASKS",
-	"PJT_IDLEST", "PJT_WAKE_AFFINE", "LEGACY_LOAD",
-};
+static const char *const project_bits[] = { PJT_CONTRACT_BITS };
 #define NR_BITS (sizeof(project_bits) / sizeof(project_bits[0]))
 
-static const char *const tunable_names[] = { "pjt_short_load", "pjt_short_nr" };
+/* The kernel tunables a matrix may set, with the ranges the kernel accepts. */
+static const struct tunable_rule {
+	const char *name;
+	unsigned long long min, max;
+} tunable_rules[] = { PJT_CONTRACT_TUNABLES };
 
 /* Rough wall-clock costs for --dry-run's estimate (TCG guest, 2 host cores). */
 #define EST_BOOT_MS 15000
@@ -50,7 +55,12 @@ struct combo {
 struct workload {
 	char kind[32];
 	char text[TEXT_MAX]; /* kind and args, single-spaced: the CSV value */
-	char file[PATH_MAX]; /* rt-app: the JSON file on the host */
+	char canon[TEXT_MAX]; /* kind and args sorted: duplicates by meaning */
+	char file[PATH_MAX]; /* rt-app: the JSON file on the host (real path) */
+	int argc;
+	int mode; /* a pjtload mode, or -1 */
+	struct pjt_options opts; /* pjtload: as its parser read them */
+	int invalid;
 	int line;
 };
 
@@ -89,6 +99,8 @@ static struct {
 	int settle_line;
 	long reps;
 	int reps_line;
+	long boots;
+	int boots_line;
 	unsigned long long seed;
 	int seed_line;
 	struct combo combos[MAX_COMBOS];
@@ -180,14 +192,6 @@ static int parse_with_unit(const char *s, const struct unit *units,
 
 static const struct unit matrix_time_units[] = {
 	{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { NULL, 0 },
-};
-
-static const struct unit workload_time_units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000ULL }, { NULL, 0 },
-};
-
-static const struct unit size_units[] = {
-	{ "", 1 }, { "k", 1ULL << 10 }, { "m", 1ULL << 20 }, { "g", 1ULL << 30 }, { NULL, 0 },
 };
 
 #define DAY_MS (24LL * 3600 * 1000)
@@ -396,6 +400,19 @@ static void do_reps(int line, int argc, char **argv)
 	m.reps = (long)v;
 }
 
+static void do_boots(int line, int argc, char **argv)
+{
+	unsigned long long v;
+
+	if (want_args(line, argc, 1, 1, "boots N") || once(line, "boots", &m.boots_line))
+		return;
+	if (parse_uint(argv[1], 10000, &v) || v == 0) {
+		error_at(line, "boots '%s': want a whole number 1..10000", argv[1]);
+		return;
+	}
+	m.boots = (long)v;
+}
+
 static void do_seed(int line, int argc, char **argv)
 {
 	if (want_args(line, argc, 1, 1, "seed N") || once(line, "seed", &m.seed_line))
@@ -460,6 +477,16 @@ static void do_combo(int line, int argc, char **argv)
 	}
 	if (bad)
 		return;
+	/* One bit set is one measurement: two names for it would be run twice and
+	 * compared as if they differed. */
+	for (int i = 0; i < m.nr_combos; i++) {
+		if (m.combos[i].bits == bits) {
+			error_at(line, "combo '%s' has the same bits as combo '%s' (line %d): "
+				 "a bit set is measured once, under one name", argv[1],
+				 m.combos[i].name, m.combos[i].line);
+			return;
+		}
+	}
 	if (m.nr_combos == MAX_COMBOS) {
 		error_at(line, "more than %d combos", MAX_COMBOS);
 		return;
@@ -542,149 +569,142 @@ static void expand_factorials(void)
 
 static void do_tunable(int line, int argc, char **argv)
 {
-	const char *name = NULL;
+	const struct tunable_rule *rule = NULL;
 	unsigned long long v;
 
 	if (want_args(line, argc, 2, 2, "tunable NAME VALUE"))
 		return;
-	for (unsigned i = 0; i < sizeof(tunable_names) / sizeof(tunable_names[0]); i++)
-		if (!strcmp(argv[1], tunable_names[i]))
-			name = tunable_names[i];
-	if (!name) {
-		error_at(line, "unknown tunable '%s' (known: pjt_short_load pjt_short_nr)", argv[1]);
+	for (unsigned i = 0; i < sizeof(tunable_rules) / sizeof(tunable_rules[0]); i++)
+		if (!strcmp(argv[1], tunable_rules[i].name))
+			rule = &tunable_rules[i];
+	if (!rule) {
+		error_at(line, "unknown tunable '%s' (known: %s)", argv[1], PJT_CONTRACT_TUNABLES_TEXT);
 		return;
 	}
 	for (int i = 0; i < m.nr_tunables; i++) {
-		if (m.tunables[i].name == name) {
-			error_at(line, "tunable %s given twice (first at line %d)", name,
+		if (m.tunables[i].name == rule->name) {
+			error_at(line, "tunable %s given twice (first at line %d)", rule->name,
 				 m.tunables[i].line);
 			return;
 		}
 	}
-	if (parse_uint(argv[2], UINT32_MAX, &v)) {
-		error_at(line, "tunable %s: '%s' is not a whole number 0..%u", name, argv[2],
-			 (unsigned)UINT32_MAX);
+	/* The kernel refuses a value outside its range with EINVAL
+	 * (run/contract/tunables holds the ranges of patch 0004). */
+	if (parse_uint(argv[2], ULLONG_MAX, &v) || v < rule->min || v > rule->max) {
+		error_at(line, "tunable %s: '%s' is not a whole number %llu..%llu (the kernel "
+			 "refuses it)", rule->name, argv[2], rule->min, rule->max);
 		return;
 	}
-	m.tunables[m.nr_tunables].name = name;
+	m.tunables[m.nr_tunables].name = rule->name;
 	m.tunables[m.nr_tunables].value = (unsigned long)v;
 	m.tunables[m.nr_tunables++].line = line;
 }
 
-enum value_kind { V_COUNT, V_PERCENT, V_TIME, V_SIZE, V_CPUS, V_BOOL, V_UINT, V_VIA };
+/*
+ * Workloads.  pjtload's modes (duty calibrate pingpong fork) are checked by
+ * pjtload's own parser (initramfs/pjtload/opts.c, linked in), against the
+ * guest each topology boots: its vCPUs and GUEST_TASK_LIMIT.  The planner
+ * adds only what a matrix file needs beyond pjtload: duration= comes from
+ * the directive, a key is written once, and no ',' (CSV cells).  hackbench
+ * is not ours: its keys are the runner's own translation to hackbench's
+ * -g/-l/-p, so they are checked here.
+ */
 
-struct key_rule {
+/* run/boot gives the guest 512 MB: threads-max is then about 4096 (the
+ * kernel sizes it from memory), of which the guest's own tasks use ~100. */
+#define GUEST_TASK_LIMIT 4000
+
+struct hackbench_key {
 	const char *key;
-	enum value_kind kind;
-	unsigned long long max;
+	unsigned long long min, max;
+	int required;
 };
 
-struct kind_rule {
-	const char *kind;
-	const struct key_rule *keys;
-	const char *required[3];
+static const struct hackbench_key hackbench_keys[] = {
+	{ "groups", 1, 1000, 1 }, { "loops", 1, 10000000, 1 }, { "pipe", 0, 1, 0 },
+	{ NULL, 0, 0, 0 },
 };
 
-static const struct key_rule duty_keys[] = {
-	{ "threads", V_COUNT, 4096 }, { "duty", V_PERCENT, 100 }, { "period", V_TIME, 0 },
-	{ "wss", V_SIZE, 0 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
-	{ "per_thread", V_BOOL, 1 }, { "calibrate", V_BOOL, 1 }, { NULL, 0, 0 },
-};
-static const struct key_rule calibrate_keys[] = {
-	{ "wss", V_SIZE, 0 }, { "seed", V_UINT, UINT32_MAX }, { "cpus", V_CPUS, 0 },
-	{ NULL, 0, 0 },
-};
-static const struct key_rule pingpong_keys[] = {
-	{ "pairs", V_COUNT, 4096 }, { "via", V_VIA, 0 }, { "cpus", V_CPUS, 0 },
-	{ "per_thread", V_BOOL, 1 }, { NULL, 0, 0 },
-};
-static const struct key_rule fork_keys[] = {
-	{ "rate", V_UINT, 1000000 }, { "cpus", V_CPUS, 0 }, { NULL, 0, 0 },
-};
-static const struct key_rule hackbench_keys[] = {
-	{ "groups", V_COUNT, 1000 }, { "loops", V_COUNT, 10000000 }, { "pipe", V_BOOL, 1 },
-	{ NULL, 0, 0 },
-};
-static const struct key_rule no_keys[] = { { NULL, 0, 0 } };
-
-static const struct kind_rule kinds[] = {
-	{ "duty", duty_keys, { NULL } },
-	{ "calibrate", calibrate_keys, { NULL } },
-	{ "pingpong", pingpong_keys, { NULL } },
-	{ "fork", fork_keys, { NULL } },
-	{ "hackbench", hackbench_keys, { "groups", "loops", NULL } },
-	{ "crash", no_keys, { NULL } },
-	{ NULL, NULL, { NULL } },
-};
-
-static int valid_cpus(const char *s)
+static int pjtload_mode(const char *kind)
 {
-	/* A range or single CPU: commas would split the CSV cell. */
-	size_t a = strspn(s, "0123456789");
-
-	if (a == 0)
-		return 0;
-	if (!s[a])
-		return 1;
-	if (s[a] != '-')
-		return 0;
-	return strspn(s + a + 1, "0123456789") > 0 && !s[a + 1 + strspn(s + a + 1, "0123456789")] &&
-	       atoi(s) <= atoi(s + a + 1);
+	for (int mode = MODE_DUTY; mode <= MODE_FORK; mode++)
+		if (!strcmp(kind, mode_name((enum pjt_mode)mode)))
+			return mode;
+	return -1;
 }
 
-static int check_value(int line, const char *kind, const struct key_rule *r, const char *v)
+/* "key=value" words, each key once; duration= belongs to the directive. */
+static int check_key_words(int line, int argc, char **argv)
 {
-	unsigned long long x;
+	int bad = 0;
 
-	switch (r->kind) {
-	case V_COUNT:
-		if (!parse_uint(v, r->max, &x) && x > 0)
-			return 0;
-		error_at(line, "%s %s='%s': want a whole number 1..%llu", kind, r->key, v, r->max);
-		return -1;
-	case V_PERCENT:
-		if (!parse_uint(v, r->max, &x) && x > 0)
-			return 0;
-		error_at(line, "%s %s='%s': want a percentage 1..100", kind, r->key, v);
-		return -1;
-	case V_UINT:
-		if (!parse_uint(v, r->max, &x))
-			return 0;
-		error_at(line, "%s %s='%s': want a whole number 0..%llu", kind, r->key, v, r->max);
-		return -1;
-	case V_BOOL:
-		if (!strcmp(v, "0") || !strcmp(v, "1"))
-			return 0;
-		error_at(line, "%s %s='%s': want 0 or 1", kind, r->key, v);
-		return -1;
-	case V_TIME:
-		if (!parse_with_unit(v, workload_time_units, DAY_MS * 1000000ULL, &x) && x > 0)
-			return 0;
-		error_at(line, "%s %s='%s': want a time > 0 with a unit (ns, us, ms, s), e.g. 10ms",
-			 kind, r->key, v);
-		return -1;
-	case V_SIZE:
-		if (!parse_with_unit(v, size_units, 1ULL << 40, &x) && x > 0)
-			return 0;
-		error_at(line, "%s %s='%s': want a size > 0 in bytes or with k, m, g, e.g. 16k",
-			 kind, r->key, v);
-		return -1;
-	case V_VIA:
-		if (!strcmp(v, "pipe") || !strcmp(v, "futex"))
-			return 0;
-		error_at(line, "%s %s='%s': want pipe or futex", kind, r->key, v);
-		return -1;
-	case V_CPUS:
-		if (valid_cpus(v))
-			return 0;
-		error_at(line, "%s %s='%s': want a CPU or a range, e.g. 0-3", kind, r->key, v);
-		return -1;
+	for (int i = 2; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		int dup = 0;
+
+		if (!eq || eq == argv[i]) {
+			error_at(line, "%s: '%s' is not key=value", argv[1], argv[i]);
+			bad = 1;
+			continue;
+		}
+		if (!strncmp(argv[i], "duration=", 9)) {
+			error_at(line, "%s: duration= comes from the 'duration' directive", argv[1]);
+			bad = 1;
+			continue;
+		}
+		for (int j = 2; j < i; j++)
+			dup |= !strncmp(argv[j], argv[i], (size_t)(eq - argv[i]) + 1);
+		if (dup) {
+			error_at(line, "%s: option '%.*s' given twice", argv[1], (int)(eq - argv[i]),
+				 argv[i]);
+			bad = 1;
+		}
 	}
-	return -1;
+	return bad ? -1 : 0;
+}
+
+static int check_hackbench(int line, int argc, char **argv)
+{
+	int bad = 0;
+
+	for (int i = 2; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		const struct hackbench_key *k;
+		unsigned long long v;
+
+		for (k = hackbench_keys; k->key; k++)
+			if (strlen(k->key) == (size_t)(eq - argv[i]) &&
+			    !strncmp(argv[i], k->key, (size_t)(eq - argv[i])))
+				break;
+		if (!k->key) {
+			error_at(line, "hackbench: unknown option '%.*s' (known: groups loops pipe)",
+				 (int)(eq - argv[i]), argv[i]);
+			bad = 1;
+		} else if (parse_uint(eq + 1, k->max, &v) || v < k->min) {
+			error_at(line, "hackbench %s='%s': want a whole number %llu..%llu", k->key,
+				 eq + 1, k->min, k->max);
+			bad = 1;
+		}
+	}
+	for (const struct hackbench_key *k = hackbench_keys; k->key; k++) {
+		int found = 0;
+
+		for (int i = 2; i < argc; i++)
+			found |= !strncmp(argv[i], k->key, strlen(k->key)) &&
+				 argv[i][strlen(k->key)] == '=';
+		if (k->required && !found) {
+			error_at(line, "hackbench needs %s= (it must be bounded: groups x loops "
+				 "messages, not a time)", k->key);
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
 }
 
 static int check_rtapp(int line, int argc, char **argv, struct workload *w)
 {
+	char path[PATH_MAX];
+
 	if (argc != 3) {
 		error_at(line, "usage: workload rt-app FILE.json");
 		return -1;
@@ -695,9 +715,14 @@ static int check_rtapp(int line, int argc, char **argv, struct workload *w)
 			 argv[2]);
 		return -1;
 	}
-	if ((size_t)snprintf(w->file, sizeof(w->file), "%s%s%s", argv[2][0] == '/' ? "" : m.dir,
-			     argv[2][0] == '/' ? "" : "/", argv[2]) >= sizeof(w->file)) {
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s", argv[2][0] == '/' ? "" : m.dir,
+			     argv[2][0] == '/' ? "" : "/", argv[2]) >= sizeof(path)) {
 		error_at(line, "rt-app file path too long");
+		return -1;
+	}
+	/* The real path: two spellings of one file are one workload. */
+	if (!realpath(path, w->file)) {
+		error_at(line, "rt-app file %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (access(w->file, R_OK)) {
@@ -707,9 +732,25 @@ static int check_rtapp(int line, int argc, char **argv, struct workload *w)
 	return 0;
 }
 
+static int word_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The kind, then its words sorted: one text for any order of the options. */
+static void canonical_text(int n, char **words, char *out, size_t size)
+{
+	char *sorted[64];
+
+	memcpy(sorted, words, sizeof(char *) * (size_t)n);
+	qsort(sorted + 1, (size_t)(n - 1), sizeof(char *), word_cmp);
+	out[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "", sorted[i]);
+}
+
 static void do_workload(int line, int argc, char **argv)
 {
-	const struct kind_rule *k;
 	struct workload w = { .line = line };
 	int bad = 0;
 
@@ -717,67 +758,26 @@ static void do_workload(int line, int argc, char **argv)
 		error_at(line, "usage: workload KIND [key=value...]");
 		return;
 	}
-	for (k = kinds; k->kind && strcmp(k->kind, argv[1]); k++)
-		;
-	if (!k->kind && strcmp(argv[1], "rt-app")) {
+	w.mode = pjtload_mode(argv[1]);
+	if (w.mode < 0 && strcmp(argv[1], "hackbench") && strcmp(argv[1], "rt-app") &&
+	    strcmp(argv[1], "crash")) {
 		error_at(line, "unknown workload '%s' (known: duty calibrate pingpong fork "
 			 "hackbench rt-app crash)", argv[1]);
 		return;
 	}
 	snprintf(w.kind, sizeof(w.kind), "%s", argv[1]);
-	if (!k->kind) {
+	if (!strcmp(argv[1], "rt-app"))
 		bad = check_rtapp(line, argc, argv, &w);
-	} else {
-		for (int i = 2; i < argc; i++) {
-			char key[64];
-			const char *eq = strchr(argv[i], '=');
-			const struct key_rule *r;
-			int dup = 0;
-
-			if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
-				error_at(line, "%s: '%s' is not key=value", argv[1], argv[i]);
-				bad = 1;
-				continue;
-			}
-			memcpy(key, argv[i], (size_t)(eq - argv[i]));
-			key[eq - argv[i]] = 0;
-			if (!strcmp(key, "duration")) {
-				error_at(line, "%s: duration= comes from the 'duration' directive",
-					 argv[1]);
-				bad = 1;
-				continue;
-			}
-			for (r = k->keys; r->key && strcmp(r->key, key); r++)
-				;
-			if (!r->key) {
-				error_at(line, "%s: unknown option '%s'", argv[1], key);
-				bad = 1;
-				continue;
-			}
-			for (int j = 2; j < i; j++)
-				dup |= !strncmp(argv[j], argv[i], (size_t)(eq - argv[i]) + 1);
-			if (dup) {
-				error_at(line, "%s: option '%s' given twice", argv[1], key);
-				bad = 1;
-				continue;
-			}
-			bad |= check_value(line, argv[1], r, eq + 1) != 0;
-		}
-		for (int q = 0; k->required[q]; q++) {
-			int found = 0;
-
-			for (int i = 2; i < argc; i++)
-				found |= !strncmp(argv[i], k->required[q], strlen(k->required[q])) &&
-					 argv[i][strlen(k->required[q])] == '=';
-			if (!found) {
-				error_at(line, "%s needs %s=", argv[1], k->required[q]);
-				bad = 1;
-			}
-		}
-	}
+	else if (!strcmp(argv[1], "crash"))
+		bad = argc > 2 ? (error_at(line, "workload crash takes no options"), -1) : 0;
+	else if (check_key_words(line, argc, argv))
+		bad = -1;
+	else if (!strcmp(argv[1], "hackbench"))
+		bad = check_hackbench(line, argc, argv);
 	if (bad)
 		return;
 	w.text[0] = 0;
+	w.argc = argc - 1;
 	for (int i = 1; i < argc; i++) {
 		if (strlen(w.text) + strlen(argv[i]) + 2 > sizeof(w.text)) {
 			error_at(line, "workload line too long");
@@ -787,17 +787,88 @@ static void do_workload(int line, int argc, char **argv)
 			strcat(w.text, " ");
 		strcat(w.text, argv[i]);
 	}
-	for (int i = 0; i < m.nr_workloads; i++) {
-		if (!strcmp(m.workloads[i].text, w.text)) {
-			error_at(line, "duplicate workload (first at line %d)", m.workloads[i].line);
-			return;
-		}
-	}
+	canonical_text(argc - 1, argv + 1, w.canon, sizeof(w.canon));
 	if (m.nr_workloads == MAX_WORKLOADS) {
 		error_at(line, "more than %d workloads", MAX_WORKLOADS);
 		return;
 	}
 	m.workloads[m.nr_workloads++] = w;
+}
+
+/* The words of a workload's text (kind first), in buf. */
+static int workload_words(const struct workload *w, char *buf, size_t size, char **words)
+{
+	int n = 0;
+
+	snprintf(buf, size, "%s", w->text);
+	for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok && n < 64;
+	     tok = strtok_r(NULL, " ", &save))
+		words[n++] = tok;
+	return n;
+}
+
+static int topology_vcpus(const struct topology *t)
+{
+	return t->sockets * t->cores * t->threads;
+}
+
+/*
+ * After the whole file and the overrides: pjtload's parser on every
+ * pjtload workload for every topology, then duplicates by meaning (the
+ * parsed options, the sorted hackbench words, the rt-app file's real path).
+ */
+static void check_workloads(void)
+{
+	for (int i = 0; i < m.nr_workloads; i++) {
+		struct workload *w = &m.workloads[i];
+		char buf[TEXT_MAX], *words[64], err[512];
+		int n;
+
+		if (w->mode < 0)
+			continue;
+		n = workload_words(w, buf, sizeof(buf), words);
+		for (int t = 0; t < m.nr_topologies; t++) {
+			struct pjt_environment env = { .task_limit = GUEST_TASK_LIMIT };
+			char topo[64];
+
+			CPU_ZERO(&env.available);
+			for (int c = 0; c < topology_vcpus(&m.topologies[t]); c++)
+				CPU_SET(c, &env.available);
+			if (!parse_options(n, words, &env, &w->opts, err, sizeof(err)))
+				continue;
+			snprintf(topo, sizeof(topo), "%dx%dx%d", m.topologies[t].sockets,
+				 m.topologies[t].cores, m.topologies[t].threads);
+			error_at(w->line, "%s: %s (pjtload would refuse it on topology %s, %d vCPUs)",
+				 w->kind, err, topo, topology_vcpus(&m.topologies[t]));
+			w->invalid = 1;
+			break;
+		}
+	}
+	for (int i = 0; i < m.nr_workloads; i++) {
+		struct workload *w = &m.workloads[i];
+
+		if (w->invalid)
+			continue;
+		for (int j = 0; j < i; j++) {
+			struct workload *o = &m.workloads[j];
+			int same = 0;
+
+			if (o->invalid || strcmp(o->kind, w->kind))
+				continue;
+			if (w->mode >= 0)
+				same = !memcmp(&o->opts, &w->opts, sizeof(w->opts));
+			else if (!strcmp(w->kind, "rt-app"))
+				same = !strcmp(o->file, w->file);
+			else
+				same = !strcmp(o->canon, w->canon);
+			if (same) {
+				error_at(w->line, "duplicate workload: '%s' is '%s' (line %d) with its "
+					 "options in another order or spelling", w->text, o->text, o->line);
+				w->invalid = 1;
+				break;
+			}
+		}
+	}
 }
 
 struct directive {
@@ -807,7 +878,7 @@ struct directive {
 
 static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
-	{ "reps", do_reps }, { "settle", do_settle }, { "seed", do_seed },
+	{ "reps", do_reps }, { "boots", do_boots }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
 	{ "workload", do_workload }, { NULL, NULL },
 };
@@ -847,7 +918,7 @@ static void parse_line(int line, char *text)
 	for (d = directives; d->name && strcmp(d->name, argv[0]); d++)
 		;
 	if (!d->name) {
-		error_at(line, "unknown directive '%s' (known: name smp duration reps settle seed "
+		error_at(line, "unknown directive '%s' (known: name smp duration reps boots settle seed "
 			 "combo factorial tunable workload)", argv[0]);
 		return;
 	}
@@ -863,8 +934,17 @@ static int parse_file(const char *path)
 	const char *slash, *base;
 	size_t len;
 
+	struct stat st = { 0 };
+	ssize_t got;
+
 	if (!f) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot read the matrix file: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: not a matrix file (%s)\n", path,
+			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		fclose(f);
 		return -1;
 	}
 	m.path = path;
@@ -872,8 +952,21 @@ static int parse_file(const char *path)
 	/* rt-app files are named relative to the matrix file; the plan holds absolute paths. */
 	if (realpath(path, m.dir) && strrchr(m.dir, '/'))
 		*strrchr(m.dir, '/') = 0;
-	while (getline(&buf, &cap, f) != -1)
+	while ((got = getline(&buf, &cap, f)) != -1) {
+		/* A NUL would end the line for every C string function: the rest
+		 * of it would be silently dropped. */
+		if (memchr(buf, 0, (size_t)got)) {
+			error_at(++line, "NUL byte in the line (a binary or corrupt file?)");
+			continue;
+		}
 		parse_line(++line, buf);
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s:%d: read error: %s\n", path, line + 1, strerror(errno));
+		free(buf);
+		fclose(f);
+		return -1;
+	}
 	free(buf);
 	fclose(f);
 	m.last_line = line;
@@ -947,6 +1040,7 @@ static void print_plan(void)
 	printf("duration_ms\t%lld\n", m.duration_ms);
 	printf("settle_ms\t%lld\n", m.settle_ms);
 	printf("reps\t%ld\n", m.reps);
+	printf("boots\t%ld\n", m.boots);
 	for (int i = 0; i < m.nr_tunables; i++)
 		printf("tunable\t%s\t%lu\n", m.tunables[i].name, m.tunables[i].value);
 	for (int i = 0; i < m.nr_topologies; i++) {
@@ -964,21 +1058,36 @@ static void print_plan(void)
 		printf("combo\t%s\t%s\n", m.combos[i].name, feat);
 	}
 	for (int i = 0; i < m.nr_workloads; i++) {
-		printf("workload\t%s\n", m.workloads[i].text);
-		if (m.workloads[i].file[0])
-			printf("file\t%s\t%s\n", m.workloads[i].text, m.workloads[i].file);
+		const struct workload *w = &m.workloads[i];
+		const char *base = strrchr(w->file, '/');
+
+		printf("workload\t%s\n", w->text);
+		/* The guest stores each file under a name of its own (the
+		 * workload's index): a/x.json and b/x.json must not collide. */
+		if (w->file[0])
+			printf("file\t%s\t%s\tw%d-%s\n", w->text, w->file, i + 1,
+			       base ? base + 1 : w->file);
 	}
 
 	/*
 	 * Interleave: within each repetition block every cell (combo x
 	 * workload) runs once, in a fresh seeded shuffle, so slow drift of the
-	 * host is spread over every cell alike.
+	 * host is spread over every cell alike.  The blocks are spread over
+	 * m.boots boots per topology, whole, as evenly as possible (the first
+	 * reps % boots boots hold one block more): the last field of a run
+	 * record is its boot within the topology, 1..boots.
 	 */
 	rng_state = m.seed;
 	for (int t = 0; t < m.nr_topologies; t++) {
+		long boot = 1, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
+
 		topology_text(&m.topologies[t], topo, sizeof(topo));
-		estimate += EST_BOOT_MS;
+		estimate += EST_BOOT_MS * m.boots;
 		for (long rep = 1; rep <= m.reps; rep++) {
+			if (left_in_boot-- == 0) {
+				boot++;
+				left_in_boot = m.reps / m.boots + (m.reps % m.boots >= boot) - 1;
+			}
 			for (int i = 0; i < cells; i++)
 				order[i] = i;
 			for (int i = cells - 1; i > 0; i--) {
@@ -992,8 +1101,8 @@ static void print_plan(void)
 				struct workload *w = &m.workloads[order[i] % m.nr_workloads];
 
 				features_text(c->bits, feat, sizeof(feat));
-				printf("run\t%d\t%s\t%s\t%s\t%ld\t%s\n", ++seq, topo, c->name, feat,
-				       rep, w->text);
+				printf("run\t%d\t%s\t%s\t%s\t%ld\t%s\t%ld\n", ++seq, topo, c->name,
+				       feat, rep, w->text, boot);
 				estimate += run_estimate_ms(w);
 			}
 		}
@@ -1012,9 +1121,12 @@ static void usage(FILE *out)
 	      "repetitions, orders each repetition block by a seeded shuffle, and\n"
 	      "prints the plan, one tab-separated record a line:\n"
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
-	      "  tunable NAME VALUE | topology SxCxT --smp N|--topology S,C,T\n"
-	      "  combo NAME FEATURES | workload TEXT | file TEXT HOSTPATH\n"
-	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD | runs N | estimate_s N\n"
+	      "  boots N | tunable NAME VALUE | topology SxCxT --smp N|--topology S,C,T\n"
+	      "  combo NAME FEATURES | workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
+	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
+	      "(BOOT: which of the topology's N boots holds the run's repetition block.)\n"
+	      "pjtload workloads are checked by pjtload's own parser against each\n"
+	      "topology's vCPUs; two workloads that parse the same are a duplicate.\n"
 	      "--smp, --reps, --duration replace what the file says (--smp: all smp lines).\n"
 	      "Exit: 0 plan printed, 2 bad file or usage.\n", out);
 }
@@ -1060,6 +1172,7 @@ int main(int argc, char **argv)
 	m.duration_ms = 10000;
 	m.settle_ms = 1000;
 	m.reps = 5;
+	m.boots = 1;
 	m.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	if (parse_file(path))
 		return 2;
@@ -1103,6 +1216,10 @@ int main(int argc, char **argv)
 		m.topologies[0] = (struct topology){ 1, 4, 1, 1, 0 };
 		m.nr_topologies = 1;
 	}
+	if (m.boots > m.reps)
+		error_at(m.boots_line, "boots %ld > reps %ld: a boot holds whole repetition blocks "
+			 "(each block runs every cell once)", m.boots, m.reps);
+	check_workloads();
 
 	qsort(errors, (size_t)nr_errors, sizeof(errors[0]), error_cmp);
 	for (int i = 0; i < nr_errors; i++)
