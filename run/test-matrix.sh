@@ -7,7 +7,9 @@
 # run/matrix's own checks.  Guest part (needs build/bzImage and
 # build/initramfs.cpio.gz; skipped otherwise, or with PJT_TEST_NO_BOOT=1):
 # a tiny real matrix end to end, a mid-matrix guest crash, --resume after a
-# kill.  Prints TAP-ish "ok N - text" lines.
+# kill.  Between them, run/matrix end to end with run/fixtures-matrix/fake-boot
+# in place of run/boot (no kernel): rt-app names, provenance, host load,
+# --resume refusals, progress lines.  Prints TAP-ish "ok N - text" lines.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -194,6 +196,93 @@ else
 	skip "run/matrix not present"
 fi
 
+
+# run/matrix end to end on the host: run/fixtures-matrix/fake-boot stands in
+# for run/boot and runs the guest plan with sh (fake rt-app on PATH), so the
+# runner's own work is tested without a kernel.
+fake_run() { # fake_run OUT [run/matrix options...]: stderr in OUT.err
+	o=$1
+	shift
+	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest "$matrix" --no-report \
+		--kernel "$tmp/bzImage" --initrd "$tmp/image" --out "$o" "$@" 2>"$o.err"
+}
+if [ -x "$matrix" ]; then
+	mkdir -p "$tmp/guest/bin"
+	printf '#!/bin/sh\ncat "$1" >> "%s/rtapp.log"\n' "$tmp" >"$tmp/guest/bin/rt-app"
+	chmod +x "$tmp/guest/bin/rt-app"
+	echo kernel >"$tmp/bzImage"
+	echo image >"$tmp/image"
+	fake_run "$tmp/fr" "$fixtures/good-rtapp-basename.matrix"
+	rc=$?
+	check "fake boot: run/matrix exits 0" test "$rc" = 0
+	check "rt-app a/x.json and b/x.json: each run ran its own profile in the guest" \
+		test "$(cat "$tmp/rtapp.log" 2>/dev/null)" = "$(cat "$fixtures/a/x.json" "$fixtures/b/x.json")"
+	check "rt-app files are kept in the results folder under their guest names" \
+		sh -c "cmp -s '$tmp/fr/files/w1-x.json' '$fixtures/a/x.json' && cmp -s '$tmp/fr/files/w2-x.json' '$fixtures/b/x.json'"
+	check "runs.csv header is run/contract/columns, in order" \
+		test "$(head -n 1 "$tmp/fr/runs.csv")" = "$(grep -v '^#' "$top/run/contract/columns" | paste -sd,)"
+	col() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next } { print $n }' "$2"; }
+	check "provenance: kernel_sha256 and image_sha256 on every row" \
+		sh -c "[ \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"kernel_sha256\") k = i; if (\$i == \"image_sha256\") m = i }; next } { print \$k, \$m }' '$tmp/fr/runs.csv' | sort -u)\" = \"$(sha256sum "$tmp/bzImage" | cut -d' ' -f1) $(sha256sum "$tmp/image" | cut -d' ' -f1)\" ]"
+	check "provenance: the boot column holds the boot number" \
+		test "$(col boot "$tmp/fr/runs.csv" | tr '\n' ' ')" = "1 1 "
+	check "host_load1 is a load average on every row" \
+		sh -c "[ \$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"host_load1\") n = i; next } \$n !~ /^[0-9]+\\.[0-9]+\$/' '$tmp/fr/runs.csv' | wc -l) = 0 ]"
+	check "progress off a terminal: one line per finished run" \
+		sh -c "grep -q '^run/matrix: run 1/2 stock rt-app a/x.json rep 1: [0-9]* s, ok; elapsed [0-9]*m[0-9]*s, about [0-9]*m[0-9]*s left\$' '$tmp/fr.err' &&
+		       [ \$(grep -c '^run/matrix: run [0-9]*/2 ' '$tmp/fr.err') = 2 ]"
+
+	echo changed >"$tmp/image2"
+	"$matrix" --resume "$tmp/fr" --kernel "$tmp/bzImage" --initrd "$tmp/image2" >/dev/null 2>"$tmp/e"
+	check "--resume refuses another guest image (exit 4, both sha256 named)" \
+		sh -c "[ $? = 4 ] && grep -q 'refused' '$tmp/e' && grep -q '$(sha256sum "$tmp/image2" | cut -d' ' -f1)' '$tmp/e'"
+	"$matrix" --resume "$tmp/fr" --kernel "$tmp/image2" --initrd "$tmp/image" >/dev/null 2>"$tmp/e"
+	check "--resume refuses another kernel (exit 4)" test $? = 4
+	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest "$matrix" --no-report --resume "$tmp/fr" \
+		--kernel "$tmp/bzImage" --initrd "$tmp/image" >/dev/null 2>"$tmp/e"
+	check "--resume with the same kernel and image goes on (nothing left: exit 0)" test $? = 0
+
+	# Host load: a busy loop beside the fake guest is other load; the same
+	# loop as the process run/boot names as QEMU is not.
+	printf '#!/bin/sh\nsleep 3\n' >"$tmp/guest/bin/rt-app"
+	printf 'settle 0\nreps 1\ncombo stock\nworkload rt-app %s\n' "$fixtures/a/x.json" >"$tmp/one.matrix"
+	export FAKE_BOOT_BURN=6
+	fake_run "$tmp/busy" "$tmp/one.matrix"
+	unset FAKE_BOOT_BURN
+	export FAKE_BOOT_BURN_AS_QEMU=6
+	fake_run "$tmp/qemu" "$tmp/one.matrix"
+	unset FAKE_BOOT_BURN_AS_QEMU
+	busy_other=$(col host_cpu_busy "$tmp/busy/runs.csv")
+	busy_qemu=$(col host_cpu_busy "$tmp/qemu/runs.csv")
+	echo "# host_cpu_busy: other load $busy_other, QEMU's own load $busy_qemu"
+	check "host_cpu_busy counts other load and leaves out QEMU's own CPU time" \
+		awk -v a="$busy_other" -v b="$busy_qemu" 'BEGIN { exit !(a != "" && b != "" && a - b > 0.2) }'
+	check "a run on a busy host is warned about on stderr" \
+		grep -q 'seq 1: the host was busy during the run' "$tmp/busy.err"
+	export FAKE_BOOT_BURN=6
+	fake_run "$tmp/quiet" --require-quiet "$tmp/one.matrix"
+	rc=$?
+	unset FAKE_BOOT_BURN
+	check "--require-quiet: exit 3; a run measured busy is not in runs.csv but in busy-rows.csv" \
+		sh -c "[ $rc = 3 ] && [ \$(cat '$tmp/quiet/runs.csv' 2>/dev/null | wc -l) -le 1 ] &&
+		       { grep -q 'not starting' '$tmp/quiet.err' || [ \$(wc -l < '$tmp/quiet/busy-rows.csv') = 1 ]; }"
+	"$matrix" --busy-limit 2 --dry-run "$tmp/one.matrix" >/dev/null 2>&1
+	check "--busy-limit outside 0..1 is refused (exit 2)" test $? = 2
+
+	"$matrix" --dry-run "$fixtures/bad-silent.matrix" >"$tmp/o" 2>"$tmp/e"
+	check "--dry-run refuses what the guest would (tunable range, wss=1k, cpus=0-63 on 4 vCPUs)" \
+		sh -c "[ $? = 2 ] && [ ! -s '$tmp/o' ] && grep -q 'bad-silent.matrix:9: tunable pjt_short_nr' '$tmp/e' &&
+		       grep -q 'bad-silent.matrix:11: .*wss=1k' '$tmp/e' && grep -q 'bad-silent.matrix:13: .*cpus' '$tmp/e'"
+	"$matrix" --dry-run "$fixtures/good-boots.matrix" >"$tmp/o" 2>&1
+	check "--dry-run shows each run's boot" \
+		sh -c "grep -q 'boots 3 per topology' '$tmp/o' && [ \$(grep -c '  boot 3 ' '$tmp/o') = 8 ]"
+	"$matrix" --dry-run "$tmp" >/dev/null 2>"$tmp/e"
+	check "run/matrix: a directory as the matrix is a clear error (exit 2)" \
+		sh -c "[ $? = 2 ] && grep -q 'not a matrix file (a directory)' '$tmp/e'"
+else
+	skip "run/matrix not present"
+fi
+
 # ---- Guest part -----------------------------------------------------------
 if [ "${PJT_TEST_NO_BOOT:-0}" = 1 ]; then
 	skip "guest tests (PJT_TEST_NO_BOOT=1)"
@@ -210,7 +299,8 @@ guest_matrix() { # guest_matrix NAME BODY...: a small matrix file in $tmp
 	printf '%s\n' "name $(basename "$f" .matrix)" "smp 2" "duration 1s" "settle 0" "$@" > "$f"
 }
 rows_of() { awk -F, 'NR > 1' "$1/runs.csv"; }
-contract_header="seq,topology,combo,features,workload,rep,duration_s,lb_pulls_idle,lb_pulls_busy,lb_pulls_newidle,alb_pushed,ttwu_wake_remote,ttwu_move_affine,migrations,nr_migrations,records_per_s,rate_fraction,overruns,wakeup_p50_us,wakeup_p90_us,wakeup_p99_us,wakeup_p999_us,wakeup_max_us,ops_per_s,short_tasks_evaluated,short_tasks_differed,short_tasks_applied,busiest_evaluated,busiest_differed,busiest_applied,imbalance_evaluated,imbalance_differed,imbalance_applied,move_tasks_evaluated,move_tasks_differed,move_tasks_applied,idlest_evaluated,idlest_differed,idlest_applied,wake_affine_evaluated,wake_affine_differed,wake_affine_applied,status"
+contract_header=$(grep -v '^#' "$top/run/contract/columns" | paste -sd,)
+ncolumns=$(grep -vc '^#' "$top/run/contract/columns")
 
 # 1. A tiny real matrix: 2 combos x 1 workload x 2 reps.
 guest_matrix tiny "reps 2" "seed 1" "combo stock" "combo rfc-before LEGACY_LOAD" \
@@ -220,12 +310,12 @@ res=$tmp/res-tiny
 rc=$?
 check "tiny matrix: run/matrix exits 0" test "$rc" = 0
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/tiny.out"
-check "tiny matrix: runs.csv header is the contract's column list" \
+check "tiny matrix: runs.csv header is run/contract/columns" \
 	test "$(head -n 1 "$res/runs.csv" 2>/dev/null)" = "$contract_header"
 check "tiny matrix: one row per run, seqs 1..4 once each" \
 	test "$(rows_of "$res" | cut -d, -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 "
-check "tiny matrix: every row has all 43 columns" \
-	sh -c "[ \$(awk -F, 'NF != 43' '$res/runs.csv' | wc -l) = 0 ]"
+check "tiny matrix: every row has all $ncolumns columns" \
+	sh -c "[ \$(awk -F, 'NF != $ncolumns' '$res/runs.csv' | wc -l) = 0 ]"
 check "tiny matrix: every run is ok, with the combo's features" \
 	sh -c "[ \$(awk -F, 'NR > 1 && \$NF == \"ok\" && ((\$3 == \"stock\" && \$4 == \"none\") || (\$3 == \"rfc-before\" && \$4 == \"LEGACY_LOAD\"))' '$res/runs.csv' | wc -l) = 4 ]"
 check "tiny matrix: duty rows carry duration, records/s, wake-up latency" \

@@ -1,10 +1,13 @@
 # matrix-exec.sh: the guest half of run/matrix, sourced by the plan script
 # run/matrix writes for each boot.  stdout is the results channel, stderr
-# the console.  The plan calls, in this order:
+# the console.  The plan sets PJT_BITS (the project bits, kernel order) and
+# PJT_COLUMNS (the runs.csv columns, in order), both from run/contract on
+# the host, sources this file, then calls, in this order:
 #
 #   matrix_settings DURATION_MS SETTLE_MS
 #   matrix_tunable NAME VALUE                (0 or more)
-#   matrix_file NAME < CONTENT               (rt-app JSON files, 0 or more)
+#   matrix_file GUESTNAME PATH < CONTENT     (rt-app JSON files, 0 or more:
+#                                            workload "rt-app PATH" runs it)
 #   matrix_boot_info                         (UNAME / FEATURES-BEFORE lines)
 #   matrix_run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD...   (one per run)
 #
@@ -13,17 +16,20 @@
 #   FEATURES-BEFORE <a line of the features file>
 #   RUN-BEGIN seq=N combo=NAME
 #   ROW <the runs.csv row>
+# The guest leaves the host's columns empty in ROW (boot, kernel_sha256,
+# image_sha256, host_load1, host_cpu_busy): run/matrix fills them.
 # Each run: set exactly its project bits (NO_X for the others), check the
 # features file reads back so (a mismatch fails the run, loudly), set the
 # tunables, let the system settle, snapshot, run the workload, snapshot.
 
-pjt_lib=/usr/lib/pjt
+# (PJT_LIB, PJT_RUN_FILES, PJT_WORK: other places, for the host tests.)
+pjt_lib=${PJT_LIB:-/usr/lib/pjt}
 features_file=/sys/kernel/debug/sched/features
 debug_sched=/sys/kernel/debug/sched
-pjt_bits="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD"
-run_files=/tmp/pjt-files
-work=/tmp/pjt-run
-csv_columns="seq topology combo features workload rep duration_s lb_pulls_idle lb_pulls_busy lb_pulls_newidle alb_pushed ttwu_wake_remote ttwu_move_affine migrations nr_migrations records_per_s rate_fraction overruns wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us ops_per_s short_tasks_evaluated short_tasks_differed short_tasks_applied busiest_evaluated busiest_differed busiest_applied imbalance_evaluated imbalance_differed imbalance_applied move_tasks_evaluated move_tasks_differed move_tasks_applied idlest_evaluated idlest_differed idlest_applied wake_affine_evaluated wake_affine_differed wake_affine_applied status"
+pjt_bits=${PJT_BITS:-}
+run_files=${PJT_RUN_FILES:-/tmp/pjt-files}
+work=${PJT_WORK:-/tmp/pjt-run}
+csv_columns=${PJT_COLUMNS:-}
 # What a workload's own output may fill in (pjtload keys, INTERFACES.md).
 workload_keys="duration_s migrations nr_migrations records_per_s rate_fraction overruns wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us ops_per_s"
 
@@ -35,6 +41,12 @@ mkdir -p "$run_files" "$work"
 
 loud() { echo "matrix: $*" >&2; }
 
+# Without the contract the rows would be wrong: refuse every run, loudly.
+if [ -z "$pjt_bits" ] || [ -z "$csv_columns" ]; then
+	loud "the plan did not set PJT_BITS and PJT_COLUMNS (run/contract): no run can be recorded"
+	exit 1
+fi
+
 matrix_settings() {
 	matrix_duration_ms=$1
 	matrix_settle_ms=$2
@@ -44,8 +56,15 @@ matrix_tunable() {
 	matrix_tunables="$matrix_tunables $1=$2"
 }
 
+# Each file is stored under the host's unique name (a/x.json and b/x.json
+# both exist); the map finds it from the path the workload line names.
 matrix_file() {
 	cat > "$run_files/$1"
+	printf '%s %s\n' "$2" "$1" >> "$run_files/map"
+}
+
+guest_file_of() {
+	awk -v p="$1" '$1 == p { print $2; exit }' "$run_files/map" 2>/dev/null
 }
 
 matrix_boot_info() {
@@ -139,7 +158,9 @@ run_workload() {
 		$1 == "Time:" && $2 > 0 { printf "duration_s=%s\nops_per_s=%.1f\n", $2, g * 20 * 20 * l / $2; found = 1 }
 		END { exit !found }' "$work/out" || { loud "seq $seq: no 'Time:' in hackbench output"; return 1; } ;;
 	rt-app)
-		(cd "$work" && rt-app "$run_files/${1##*/}") > "$work/out" 2>&1 ||
+		name=$(guest_file_of "$1")
+		[ -n "$name" ] || { loud "seq $seq: no file for rt-app $1 in the plan"; return 1; }
+		(cd "$work" && rt-app "$run_files/$name") > "$work/out" 2>&1 ||
 			{ cat "$work/out" >&2; return 1; } ;;
 	crash)
 		loud "seq $seq: workload crash: panicking the guest on purpose (echo c > /proc/sysrq-trigger)"
