@@ -1,6 +1,8 @@
-# One bar per combination (the median of its runs) with the 95% CI of the
-# median as error bar; one panel per metric (pulls by idle type, migrations,
-# throughput, latency percentiles). Bars keep each combination's colour.
+# One bar per combination (the median of its runs) with the order-statistic
+# interval of the median as error bar, n and the interval's exact level
+# under the bar (87.5% at n=4, 95% or more from n=6); one panel per metric
+# (pulls by idle type, migrations, throughput, latency percentiles). Bars
+# keep each combination's colour.
 load plotsdir.'/common.gp'
 load spec
 
@@ -23,7 +25,7 @@ do for [kind in "png svg"] {
 		if (STATS_max > 0) { set yrange [0 : *] } else { set yrange [0 : 1] }
 		plot pfile[i] using 1:2:5 with boxes lc rgb variable notitle, \
 		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
-		     '' using 1:(0):(sprintf('n=%d', $6)):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 0.7 font ',8' tc rgb variable notitle
+		     '' using 1:(0):(sprintf('n=%d %s', $6, strcol(8))):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 0.7 font ',8' tc rgb variable notitle
 	}
 	unset multiplot
 	set output

@@ -1,6 +1,8 @@
-# Each bit's main effect (mean of the cells with the bit minus the mean of
-# the cells without it, on cell medians) with its 95% bootstrap CI, sorted;
-# '*' marks an interval that excludes 0. One panel per metric.
+# Each bit's main effect in each 2^k design (per block: mean of the cells
+# with the bit minus the mean of the cells without it; the median over
+# blocks) with its order-statistic interval, sorted; beside each bar the
+# interval's exact level and '*' when significant after the report's
+# Benjamini-Hochberg adjustment. One panel per metric.
 load plotsdir.'/common.gp'
 load spec
 

@@ -1,32 +1,70 @@
-/* From runs.csv to per-cell statistics, ratios and factorial effects.
+/* From runs.csv to per-cell statistics, paired ratios and factorial effects.
  *
  * A study is one (topology, workload); a group is one combination in a
- * study. Only runs with status ok enter the statistics; the others are
- * counted per group (n_crashed, n_failed) and named on stderr.
+ * study; a block is one (boot, rep): the runner puts every cell of a study
+ * once into each block, in a seeded order. Only runs with status ok enter
+ * the statistics; the others are counted per group (n_crashed, n_failed)
+ * and named on stderr.
  *
- * Factorial effects use the cell medians y(c) of a 2^k design in the bits
- * s_1..s_k (cell c sets exactly the bits of c; the all-clear cell is
- * features "none"). With sign_T(c) = product over the bits b of term T of
- * (+1 if c sets b else -1), the effect of T is
- *     sum_c sign_T(c) y(c) / 2^(k-1),
- * i.e. for a main effect the mean of the cells with the bit minus the mean
- * of the cells without it, and for a two-way interaction half the
- * difference between one bit's effect with and without the other. Its
- * interval is a percentile bootstrap resampling every cell independently. */
+ * Cell: median, type 7 quartiles, and the median's exact order-statistic
+ * interval (runs as units) at its own level (order.c).
+ *
+ * Ratio of group g to reference r: per block holding both, the paired log
+ * ratio log(x_g / x_r) (0/0 = 0, x/0 = +inf, 0/x = -inf). The units are
+ * the blocks, or, when the pairs come from two or more boots, the boots
+ * (each boot's median log ratio), so boot-to-boot variance is inside the
+ * interval. Estimate exp(median of the units), interval exp of their
+ * order-statistic interval, p from the exact sign-flip test of the units'
+ * signed ranks. A reference median of 0 gives no ratio (a note says so).
+ *
+ * Effects: every 2^k design (k >= 2) present: bits S and a base set B
+ * (disjoint) such that every B | T, T a subset of S, is a combination.
+ * Only maximal designs are kept. With sign_T(c) = product over the bits b
+ * of term T of (+1 if cell c sets b else -1), a block's effect of T is
+ *     sum_c sign_T(c) y(c) / 2^(k-1)
+ * on the block's own runs (mean with the bit minus mean without it, in the
+ * metric's units; for A:B half the difference of A's effect with and
+ * without B). Units, interval and p as for ratios, over complete blocks.
+ *
+ * Primary metrics (pulls, migrations, throughput, wake-up p99) carry
+ * significance marks: a Benjamini-Hochberg adjustment (q = 0.05) over all
+ * primary comparisons of the analysis, ratios and effects together. */
 #include "pjt-stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const int reference_colours[] = { 0x555555, 0xe69f00, 0x0072b2 };
+const char *const reference_names[NREFS] = {
+	"stock", "legacy-6.1", "rfc-before", "rfc-pelt", "rfc-after"
+};
+static const char *const reference_features[NREFS] = {
+	"",
+	"LEGACY_LOAD",
+	"PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+LEGACY_LOAD",
+	"PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE",
+	"PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE",
+};
+const int ratio_reference[NRATIOS] = { REF_STOCK, REF_RFC_BEFORE, REF_RFC_PELT };
+const char *const ratio_column[NRATIOS] = { "ratio_to_stock", "ratio_to_rfc_before", "ratio_to_rfc_pelt" };
+static const int reference_colours[NREFS] = { 0x555555, 0x999933, 0xe69f00, 0x56b4e9, 0x0072b2 };
 static const int palette[] = {
-	0x009e73, 0xcc79a7, 0xd55e00, 0x56b4e9, 0x882255, 0x44aa99, 0x999933,
+	0x009e73, 0xcc79a7, 0xd55e00, 0x882255, 0x44aa99,
 	0xaa4499, 0x332288, 0x117733, 0x661100, 0x6699cc, 0xdd7788, 0x88ccaa,
 	0x994455, 0x997700, 0x4477aa, 0xee6677, 0x228833, 0xccbb44, 0x66ccee,
 	0xaa3377, 0xbbbbbb, 0x7f3c8d, 0x8c564b,
 };
-static const char *const reference_names[] = { "stock", "rfc-before", "rfc-after" };
+static const char *const primary_metrics[] = {
+	"lb_pulls_total", "migrations", "records_per_s", "ops_per_s", "wakeup_p99_us",
+};
+
+int is_primary_metric(const char *name)
+{
+	for (size_t i = 0; i < sizeof(primary_metrics) / sizeof(primary_metrics[0]); i++)
+		if (!strcmp(name, primary_metrics[i]))
+			return 1;
+	return 0;
+}
 
 int metric_index(const struct analysis *a, const char *name)
 {
@@ -44,14 +82,6 @@ int study_group_of(const struct study *s, int combo)
 	return -1;
 }
 
-static int reference_rank(const char *name)
-{
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(name, reference_names[i]))
-			return i;
-	return 3;
-}
-
 static int popcount(uint32_t x)
 {
 	return __builtin_popcount(x);
@@ -60,38 +90,79 @@ static int popcount(uint32_t x)
 static int compare_combos(const void *pa, const void *pb)
 {
 	const struct combo *a = pa, *b = pb;
-	int ra = reference_rank(a->name), rb = reference_rank(b->name);
+	int ra = a->reference < 0 ? NREFS : a->reference, rb = b->reference < 0 ? NREFS : b->reference;
 
 	if (ra != rb)
 		return ra - rb;
+	if (ra < NREFS) { /* two combos with one reference's bits: its name first */
+		int na = strcmp(a->name, reference_names[ra]) != 0;
+		int nb = strcmp(b->name, reference_names[rb]) != 0;
+
+		if (na != nb)
+			return na - nb;
+	}
 	if (popcount(a->bits) != popcount(b->bits))
 		return popcount(a->bits) - popcount(b->bits);
 	return strcmp(a->name, b->name);
 }
 
-static uint32_t feature_bits(struct analysis *a, const char *features, int line)
+static int bit_index(struct analysis *a, const char *word, int add, int line)
+{
+	int b;
+
+	for (b = 0; b < a->nbits && strcmp(a->bit_names[b], word); b++)
+		;
+	if (b == a->nbits) {
+		if (!add)
+			return -1;
+		if (a->nbits == 32)
+			die_input("%s:%d: more than 32 distinct feature bits", a->table->path, line);
+		a->bit_names[a->nbits++] = xstrdup(word);
+	}
+	return b;
+}
+
+/* The mask of a '+'-joined feature list, in any order; add: learn new
+ * names, else -1 when one is unknown (no combination can have it). */
+static int64_t feature_bits(struct analysis *a, const char *features, int add, int line)
 {
 	uint32_t bits = 0;
 	char *copy, *word, *save;
 
-	if (!strcmp(features, "none"))
+	if (!strcmp(features, "none") || !*features)
 		return 0;
 	copy = xstrdup(features);
 	for (word = strtok_r(copy, "+", &save); word; word = strtok_r(NULL, "+", &save)) {
-		int b;
+		int b = bit_index(a, word, add, line);
 
-		for (b = 0; b < a->nbits && strcmp(a->bit_names[b], word); b++)
-			;
-		if (b == a->nbits) {
-			if (a->nbits == 32)
-				die_input("%s:%d: more than 32 distinct feature bits",
-					  a->table->path, line);
-			a->bit_names[a->nbits++] = xstrdup(word);
+		if (b < 0) {
+			free(copy);
+			return -1;
 		}
 		bits |= UINT32_C(1) << b;
 	}
 	free(copy);
 	return bits;
+}
+
+char *base_name(const struct analysis *a, uint32_t bits)
+{
+	char *name = xstrdup("");
+
+	for (int b = 0; b < a->nbits; b++) {
+		char *joined;
+
+		if (!(bits & (UINT32_C(1) << b)))
+			continue;
+		joined = xasprintf("%s%s%s", name, *name ? "+" : "", a->bit_names[b]);
+		free(name);
+		name = joined;
+	}
+	if (!*name) {
+		free(name);
+		name = xstrdup("none");
+	}
+	return name;
 }
 
 static double row_value(const struct analysis *a, const struct run_row *row, int m)
@@ -119,6 +190,7 @@ static void set_metrics(struct analysis *a)
 
 	a->metric_names = xmalloc((t->ncols + 1) * sizeof(char *));
 	a->metric_col = xmalloc((t->ncols + 1) * sizeof(int));
+	a->primary = xmalloc((t->ncols + 1) * sizeof(int));
 	for (int j = 0; j < t->ncols; j++) {
 		if (!t->is_metric[j])
 			continue;
@@ -129,107 +201,192 @@ static void set_metrics(struct analysis *a)
 			a->metric_col[a->nmetrics++] = -1;
 		}
 	}
+	for (int m = 0; m < a->nmetrics; m++)
+		a->primary[m] = is_primary_metric(a->metric_names[m]);
 }
 
-static void collect_combos(struct analysis *a)
+/* Combos by name (first appearance), each row's combo index in row_combo. */
+static void collect_combos(struct analysis *a, int *row_combo)
 {
 	const struct run_table *t = a->table;
-	int next_palette = 0;
+	struct strmap names = { 0 };
+	int next_palette = 0, *order;
+	int64_t ref_bits[NREFS];
 
 	a->combos = xmalloc(t->nrows * sizeof(struct combo));
 	for (int r = 0; r < t->nrows; r++) {
 		const struct run_row *row = &t->rows[r];
 		const char *name = row->text[t->col_combo];
-		const char *features = row->text[t->col_features];
-		int c;
+		int c = map_get(&names, name);
+		uint32_t bits = feature_bits(a, row->text[t->col_features], 1, row->line);
 
-		for (c = 0; c < a->ncombos && strcmp(a->combos[c].name, name); c++)
-			;
-		if (c < a->ncombos) {
-			if (strcmp(a->combos[c].features, features))
+		if (c >= 0) {
+			if (a->combos[c].bits != bits)
 				die_input("%s:%d: combo '%s' has features '%s' here but '%s' before",
-					  t->path, row->line, name, features, a->combos[c].features);
+					  t->path, row->line, name, row->text[t->col_features],
+					  a->combos[c].features);
+			row_combo[r] = c;
 			continue;
 		}
+		c = a->ncombos++;
 		a->combos[c].name = xstrdup(name);
-		a->combos[c].features = xstrdup(features);
-		a->combos[c].bits = feature_bits(a, features, row->line);
-		a->ncombos++;
+		a->combos[c].features = xstrdup(row->text[t->col_features]);
+		a->combos[c].bits = bits;
+		map_put(&names, a->combos[c].name, c);
+		row_combo[r] = c;
+	}
+	map_free(&names);
+	for (int i = 0; i < NREFS; i++)
+		ref_bits[i] = feature_bits(a, reference_features[i], 0, 0);
+	for (int c = 0; c < a->ncombos; c++) {
+		a->combos[c].reference = -1;
+		for (int i = 0; i < NREFS; i++)
+			if (ref_bits[i] == a->combos[c].bits)
+				a->combos[c].reference = i;
+		a->combos[c].colour = c; /* the old index, until sorted */
 	}
 	qsort(a->combos, a->ncombos, sizeof(struct combo), compare_combos);
+	order = xmalloc(a->ncombos * sizeof(int));
+	for (int c = 0; c < a->ncombos; c++)
+		order[a->combos[c].colour] = c;
+	for (int r = 0; r < t->nrows; r++)
+		row_combo[r] = order[row_combo[r]];
+	free(order);
 	for (int c = 0; c < a->ncombos; c++) {
-		int rank = reference_rank(a->combos[c].name);
+		int ref = a->combos[c].reference;
 
-		a->combos[c].colour = rank < 3 ? reference_colours[rank]
+		a->combos[c].colour = ref >= 0 ? reference_colours[ref]
 			: palette[next_palette++ % (int)(sizeof(palette) / sizeof(palette[0]))];
 	}
 }
 
-static int combo_of(const struct analysis *a, const char *name)
+/* The units of a comparison, sorted in place: median, order-statistic
+ * interval and signed-rank p. */
+void comparison_of_units(struct comparison *c, double *units, int n, const char *unit)
 {
-	for (int c = 0; c < a->ncombos; c++)
-		if (!strcmp(a->combos[c].name, name))
-			return c;
-	return -1;
+	struct interval ci;
+
+	memset(c, 0, sizeof(*c));
+	c->value = c->lo = c->hi = c->level = c->p = c->q = NAN;
+	c->note = "";
+	c->unit = unit;
+	c->n_units = n;
+	if (!n) {
+		c->note = "no block holds both";
+		return;
+	}
+	sort_doubles(units, n);
+	c->present = 1;
+	c->value = median_sorted(units, n);
+	ci = median_interval(units, n);
+	c->lo = ci.lo;
+	c->hi = ci.hi;
+	c->level = ci.level;
+	c->p = signed_rank_p(units, n);
+	if (n < 2)
+		c->note = "one unit: no interval";
 }
 
-static void fill_sample(struct sample *s, double *values, int n, const char *key)
+/* d[i] with the boot index of each: the units (boots when several). */
+int boot_units(double *d, const int *boot, int n, int nboots, const char **unit)
 {
-	s->n = n;
-	s->sorted = values;
-	s->median = s->q1 = s->q3 = s->min = s->max = NAN;
-	s->ci = median_confidence(values, 0, key);
-	if (!n)
-		return;
-	sort_doubles(values, n);
-	s->median = quantile_sorted(values, n, 0.5);
-	s->q1 = quantile_sorted(values, n, 0.25);
-	s->q3 = quantile_sorted(values, n, 0.75);
-	s->min = values[0];
-	s->max = values[n - 1];
-	s->ci = median_confidence(values, n, key);
+	int nb = 0, *seen, out = 0;
+	double *tmp;
+
+	*unit = "block";
+	if (nboots < 2 || n < 2)
+		return n;
+	seen = xcalloc(nboots, sizeof(int));
+	for (int i = 0; i < n; i++)
+		nb += !seen[boot[i]]++;
+	if (nb < 2) {
+		free(seen);
+		return n;
+	}
+	*unit = "boot";
+	tmp = xmalloc(n * sizeof(double));
+	for (int b = 0; b < nboots; b++) {
+		int k = 0;
+
+		if (!seen[b])
+			continue;
+		for (int i = 0; i < n; i++)
+			if (boot[i] == b)
+				tmp[k++] = d[i];
+		sort_doubles(tmp, k);
+		d[out++] = median_sorted(tmp, k);
+	}
+	free(tmp);
+	free(seen);
+	return out;
 }
 
-static void fill_ratio(struct ratio *r, const struct sample *num, const struct sample *den,
-		       const char *key)
+static double log_ratio(double x, double ref)
 {
-	memset(r, 0, sizeof(*r));
-	r->lo = r->hi = NAN;
-	if (!num->n || !den->n)
-		return;
-	r->present = 1;
-	r->value = ratio_of(num->median, den->median);
-	if (num->n < 2 || den->n < 2)
-		return;
-	ratio_confidence(den->sorted, den->n, num->sorted, num->n, key, &r->lo, &r->hi);
-	r->excludes_one = r->lo > 1 || r->hi < 1;
+	if (x == ref)
+		return 0;
+	if (ref == 0)
+		return INFINITY;
+	if (x == 0)
+		return -INFINITY;
+	return log(x / ref);
 }
 
-/* Group g's ratio to the reference group ref (none for ref itself). */
-static void ratio_to_reference(const struct analysis *a, const struct study *st, int g, int m,
-			       int ref, struct ratio *out)
+static void paired_ratio(const struct analysis *a, const struct study *st, int g, int ref, int m,
+			 struct comparison *out, double *d, int *boot)
 {
-	char *key;
+	const struct group *x = &st->groups[g], *r = &st->groups[ref];
+	const char *unit;
+	int n = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->lo = out->hi = NAN;
-	if (ref < 0 || ref == g)
+	for (int b = 0; b < st->nblocks; b++) {
+		int rx = x->block_row[b], rr = r->block_row[b];
+		double vx, vr;
+
+		if (rx < 0 || rr < 0)
+			continue;
+		vx = row_value(a, &a->table->rows[rx], m);
+		vr = row_value(a, &a->table->rows[rr], m);
+		if (isnan(vx) || isnan(vr))
+			continue;
+		d[n] = log_ratio(vx, vr);
+		boot[n++] = st->block_boot[b];
+	}
+	n = boot_units(d, boot, n, st->nboots, &unit);
+	comparison_of_units(out, d, n, unit);
+	out->primary = a->primary[m];
+	if (!out->present)
 		return;
-	key = xasprintf("ratio|%s|%s|%s|%s|%s", st->topology, st->workload,
-			a->combos[st->groups[g].combo].name, a->combos[st->groups[ref].combo].name,
-			a->metric_names[m]);
-	fill_ratio(out, &st->groups[g].metric[m], &st->groups[ref].metric[m], key);
-	free(key);
+	if (r->metric[m].median == 0) {
+		double n_units = out->n_units;
+
+		memset(out, 0, sizeof(*out));
+		out->value = out->lo = out->hi = out->level = out->p = out->q = NAN;
+		out->n_units = n_units;
+		out->unit = unit;
+		out->note = "the reference median is 0: no ratio";
+		return;
+	}
+	out->value = exp(out->value);
+	out->lo = exp(out->lo);
+	out->hi = exp(out->hi);
+	if (!isfinite(out->value)) {
+		out->value = NAN;
+		out->note = "undefined: the middle pairs have a 0 on one side";
+	} else if (isinf(out->hi)) {
+		out->note = "upper end unbounded: a 0 in the reference";
+	}
 }
 
-char *term_name(const struct analysis *a, const struct study *s, uint32_t term)
+char *term_name(const struct analysis *a, const struct study *s, int design, uint32_t term)
 {
+	const struct design *d = &s->designs[design];
 	char *name = xstrdup("");
 
-	for (int i = 0; i < s->k; i++) {
+	for (int i = 0; i < d->k; i++) {
 		if (!(term & (UINT32_C(1) << i)))
 			continue;
-		int b = __builtin_ctz(s->factor_bits[i]);
+		int b = __builtin_ctz(d->factor_bits[i]);
 		char *joined = xasprintf("%s%s%s", name, *name ? ":" : "", a->bit_names[b]);
 
 		free(name);
@@ -238,72 +395,107 @@ char *term_name(const struct analysis *a, const struct study *s, uint32_t term)
 	return name;
 }
 
-/* The largest set of bits (at least 2) whose every subset is exactly the
- * feature set of some combination in the study. */
-static void find_factorial(const struct analysis *a, struct study *s)
+char *design_name(const struct analysis *a, const struct study *st, int design)
 {
-	uint32_t candidates[32];
-	int ncand = 0, best = 0;
-	uint32_t best_set = 0;
+	char *name = term_name(a, st, design, (UINT32_C(1) << st->designs[design].k) - 1);
 
-	for (int b = 0; b < a->nbits; b++)
-		for (int g = 0; g < s->ngroups; g++)
-			if (a->combos[s->groups[g].combo].bits == UINT32_C(1) << b) {
-				candidates[ncand++] = UINT32_C(1) << b;
-				break;
-			}
-	if (ncand > 8)
-		ncand = 8; /* 256 cells is far beyond any matrix this harness runs */
-	for (uint32_t set = 1; set < (UINT32_C(1) << ncand); set++) {
-		int k = popcount(set), full = 1;
-
-		if (k < 2 || k <= best)
-			continue;
-		for (uint32_t sub = 0; full && sub < (UINT32_C(1) << ncand); sub++) {
-			uint32_t bits = 0;
-			int found = 0;
-
-			if (sub & ~set)
-				continue;
-			for (int i = 0; i < ncand; i++)
-				if (sub & (UINT32_C(1) << i))
-					bits |= candidates[i];
-			for (int g = 0; g < s->ngroups && !found; g++)
-				found = a->combos[s->groups[g].combo].bits == bits;
-			full = found;
-		}
-		if (full) {
-			best = k;
-			best_set = set;
-		}
-	}
-	s->k = best;
-	if (!best) {
-		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits");
-		return;
-	}
-	for (int i = 0, j = 0; i < ncand; i++)
-		if (best_set & (UINT32_C(1) << i))
-			s->factor_bits[j++] = candidates[i];
-	for (uint32_t cell = 0; cell < (UINT32_C(1) << best); cell++) {
-		uint32_t bits = 0;
-
-		for (int i = 0; i < best; i++)
-			if (cell & (UINT32_C(1) << i))
-				bits |= s->factor_bits[i];
-		s->cell_group[cell] = -1;
-		for (int g = 0; g < s->ngroups; g++)
-			if (a->combos[s->groups[g].combo].bits == bits) {
-				s->cell_group[cell] = g; /* first in display order */
-				break;
-			}
-	}
+	for (char *p = name; *p; p++)
+		if (*p == ':')
+			*p = '+'; /* a design is a feature set */
+	return name;
 }
 
-static double contrast(const struct study *s, uint32_t term, const double *cell_values)
+static int group_with_bits(const struct analysis *a, const struct study *s, uint32_t bits)
+{
+	for (int g = 0; g < s->ngroups; g++)
+		if (a->combos[s->groups[g].combo].bits == bits)
+			return g; /* first in display order */
+	return -1;
+}
+
+/* (base, set) dominated by (base2, set2): a face of the larger design. */
+static int dominated(uint32_t base, uint32_t set, uint32_t base2, uint32_t set2)
+{
+	return (base2 & ~base) == 0 && (set & ~set2) == 0 && ((base & ~base2) & ~set2) == 0 &&
+	       !(base == base2 && set == set2);
+}
+
+#define MAX_DESIGNS 256
+static void find_designs(const struct analysis *a, struct study *s)
+{
+	uint32_t bases[MAX_DESIGNS], sets[MAX_DESIGNS];
+	int n = 0;
+
+	for (int g = 0; g < s->ngroups && n < MAX_DESIGNS; g++) {
+		uint32_t base = a->combos[s->groups[g].combo].bits, cand[32];
+		int nc = 0;
+
+		for (int gg = 0; gg < s->ngroups; gg++) {
+			uint32_t bits = a->combos[s->groups[gg].combo].bits, extra = bits & ~base;
+
+			if ((bits & base) == base && popcount(extra) == 1) {
+				int dup = 0;
+
+				for (int i = 0; i < nc; i++)
+					dup |= cand[i] == extra;
+				if (!dup && nc < 32)
+					cand[nc++] = extra;
+			}
+		}
+		if (nc > 10)
+			nc = 10; /* 2^10 cells is far beyond any matrix this harness runs */
+		for (uint32_t sub = 3; sub < (UINT32_C(1) << nc) && n < MAX_DESIGNS; sub++) {
+			uint32_t set = 0;
+			int full = popcount(sub) >= 2 && popcount(sub) <= 8;
+
+			for (int i = 0; i < nc; i++)
+				if (sub & (UINT32_C(1) << i))
+					set |= cand[i];
+			/* every subset of set, added to base, must be a combination */
+			for (uint32_t t = set; full; t = (t - 1) & set) {
+				full = group_with_bits(a, s, base | t) >= 0;
+				if (!t)
+					break;
+			}
+			if (full) {
+				bases[n] = base;
+				sets[n++] = set;
+			}
+		}
+	}
+	s->designs = xmalloc((n ? n : 1) * sizeof(struct design));
+	for (int i = 0; i < n; i++) {
+		struct design *d = &s->designs[s->ndesigns];
+		int keep = 1;
+
+		for (int j = 0; j < n && keep; j++) /* maximal, and once */
+			keep = !dominated(bases[i], sets[i], bases[j], sets[j]) &&
+			       !(j < i && bases[j] == bases[i] && sets[j] == sets[i]);
+		if (!keep)
+			continue;
+		d->base = bases[i];
+		d->k = 0;
+		for (int b = 0; b < 32; b++)
+			if (sets[i] & (UINT32_C(1) << b))
+				d->factor_bits[d->k++] = UINT32_C(1) << b;
+		for (uint32_t cell = 0; cell < (UINT32_C(1) << d->k); cell++) {
+			uint32_t bits = d->base;
+
+			for (int j = 0; j < d->k; j++)
+				if (cell & (UINT32_C(1) << j))
+					bits |= d->factor_bits[j];
+			d->cell_group[cell] = group_with_bits(a, s, bits);
+		}
+		s->ndesigns++;
+	}
+	if (!s->ndesigns)
+		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits");
+}
+
+static double contrast(int k, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
-	uint32_t cells = UINT32_C(1) << s->k;
+	uint32_t cells = UINT32_C(1) << k;
 
 	for (uint32_t c = 0; c < cells; c++) {
 		int sign = popcount(term & ~c) % 2 ? -1 : 1;
@@ -315,61 +507,66 @@ static double contrast(const struct study *s, uint32_t term, const double *cell_
 
 static void compute_effects(const struct analysis *a, struct study *s)
 {
-	uint32_t cells = UINT32_C(1) << s->k;
-	uint32_t terms[64];
-	int nterms = 0;
+	int cap = 0;
+	double *d = xmalloc((s->nblocks + 1) * sizeof(double));
+	int *boot = xmalloc((s->nblocks + 1) * sizeof(int));
 
-	for (int i = 0; i < s->k; i++)
-		terms[nterms++] = UINT32_C(1) << i;
-	for (int i = 0; i < s->k; i++)
-		for (int j = i + 1; j < s->k; j++)
-			terms[nterms++] = (UINT32_C(1) << i) | (UINT32_C(1) << j);
-	s->effects = xmalloc(a->nmetrics * nterms * sizeof(struct effect));
-	for (int m = 0; m < a->nmetrics; m++) {
-		double point[256], resample[256], *stats[64], *scratch;
-		int complete = s->measured[m], maxn = 1;
-		struct rng r;
-		char *key;
+	for (int i = 0; i < s->ndesigns; i++)
+		cap += a->nmetrics * (s->designs[i].k + s->designs[i].k * (s->designs[i].k - 1) / 2);
+	s->effects = xmalloc((cap ? cap : 1) * sizeof(struct effect));
+	for (int i = 0; i < s->ndesigns; i++) {
+		const struct design *ds = &s->designs[i];
+		uint32_t cells = UINT32_C(1) << ds->k, terms[64];
+		int nterms = 0;
 
-		for (uint32_t c = 0; c < cells && complete; c++) {
-			const struct sample *smp = &s->groups[s->cell_group[c]].metric[m];
+		for (int x = 0; x < ds->k; x++)
+			terms[nterms++] = UINT32_C(1) << x;
+		for (int x = 0; x < ds->k; x++)
+			for (int y = x + 1; y < ds->k; y++)
+				terms[nterms++] = (UINT32_C(1) << x) | (UINT32_C(1) << y);
+		for (int m = 0; m < a->nmetrics; m++) {
+			double *per_block = xmalloc((size_t)nterms * (s->nblocks + 1) * sizeof(double));
+			int nb = 0;
 
-			complete = smp->n > 0;
-			if (complete) {
-				point[c] = smp->median;
-				if (smp->n > maxn)
-					maxn = smp->n;
+			if (!s->measured[m]) {
+				free(per_block);
+				continue;
 			}
-		}
-		if (!complete)
-			continue;
-		key = xasprintf("effects|%s|%s|%s", s->topology, s->workload, a->metric_names[m]);
-		r = rng_for_key(key);
-		free(key);
-		scratch = xmalloc(maxn * sizeof(double));
-		for (int t = 0; t < nterms; t++)
-			stats[t] = xmalloc(BOOTSTRAP_RESAMPLES * sizeof(double));
-		for (int i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
-			for (uint32_t c = 0; c < cells; c++) {
-				const struct sample *smp = &s->groups[s->cell_group[c]].metric[m];
+			for (int b = 0; b < s->nblocks; b++) {
+				double y[256];
+				uint32_t c;
 
-				resample[c] = resampled_median(&r, smp->sorted, smp->n, scratch);
+				for (c = 0; c < cells; c++) {
+					int row = s->groups[ds->cell_group[c]].block_row[b];
+
+					if (row < 0 || isnan(y[c] = row_value(a, &a->table->rows[row], m)))
+						break;
+				}
+				if (c < cells)
+					continue; /* an incomplete block */
+				for (int t = 0; t < nterms; t++)
+					per_block[(size_t)t * (s->nblocks + 1) + nb] = contrast(ds->k, terms[t], y);
+				boot[nb++] = s->block_boot[b];
 			}
-			for (int t = 0; t < nterms; t++)
-				stats[t][i] = contrast(s, terms[t], resample);
-		}
-		for (int t = 0; t < nterms; t++) {
-			struct effect *e = &s->effects[s->neffects++];
+			for (int t = 0; t < nterms && nb; t++) {
+				struct effect *e = &s->effects[s->neffects++];
+				const char *unit;
+				int n;
 
-			e->term = terms[t];
-			e->metric = m;
-			e->value = contrast(s, terms[t], point);
-			percentile_interval(stats[t], BOOTSTRAP_RESAMPLES, &e->lo, &e->hi);
-			e->excludes_zero = e->lo > 0 || e->hi < 0;
-			free(stats[t]);
+				memcpy(d, per_block + (size_t)t * (s->nblocks + 1), nb * sizeof(double));
+				n = boot_units(d, boot, nb, s->nboots, &unit);
+				e->design = i;
+				e->term = terms[t];
+				e->metric = m;
+				e->baseline = s->groups[ds->cell_group[0]].metric[m].median;
+				comparison_of_units(&e->c, d, n, unit);
+				e->c.primary = a->primary[m];
+			}
+			free(per_block);
 		}
-		free(scratch);
 	}
+	free(d);
+	free(boot);
 }
 
 static int compare_studies(const void *pa, const void *pb)
@@ -387,29 +584,218 @@ static void note_excluded(const struct run_table *t, const struct run_row *row)
 		row->text[t->col_rep], row->text[t->col_status], row->text[t->col_status]);
 }
 
+/* Benjamini-Hochberg over every primary comparison with a p-value. */
+static void adjust_family(struct analysis *a)
+{
+	struct comparison **family = NULL;
+	int n = 0, cap = 0;
+	double *p, *q;
+
+	for (int s = 0; s < a->nstudies; s++) {
+		struct study *st = &a->studies[s];
+		int total = st->neffects + st->ngroups * NRATIOS * a->nmetrics;
+
+		family = xrealloc(family, (cap += total) * sizeof(*family));
+		for (int g = 0; g < st->ngroups; g++)
+			for (int r = 0; r < NRATIOS; r++)
+				for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
+					struct comparison *c = &st->groups[g].ratio[r][m];
+
+					if (c->primary && !isnan(c->p))
+						family[n++] = c;
+				}
+		for (int e = 0; e < st->neffects; e++)
+			if (st->effects[e].c.primary && !isnan(st->effects[e].c.p))
+				family[n++] = &st->effects[e].c;
+	}
+	p = xmalloc((n ? n : 1) * sizeof(double));
+	q = xmalloc((n ? n : 1) * sizeof(double));
+	for (int i = 0; i < n; i++)
+		p[i] = family[i]->p;
+	bh_adjust(p, q, n);
+	for (int i = 0; i < n; i++) {
+		family[i]->q = q[i];
+		family[i]->sig = q[i] <= FDR_Q;
+		a->n_sig += family[i]->sig;
+	}
+	a->family = n;
+	free(p);
+	free(q);
+	free(family);
+}
+
+static void build_study(struct analysis *a, struct study *st, const int *rows, int nrows,
+			const int *row_combo)
+{
+	const struct run_table *t = a->table;
+	struct strmap blocks = { 0 }, boots = { 0 };
+	char **block_keys = xmalloc(nrows * sizeof(char *));
+	char **boot_keys = xmalloc(nrows * sizeof(char *));
+	int *row_block = xmalloc(nrows * sizeof(int));
+	int *group_of = xmalloc(a->ncombos * sizeof(int));
+	int *count = xcalloc(a->ncombos, sizeof(int));
+	double *scratch;
+	int *iscratch;
+
+	/* blocks (boot, rep) and boots */
+	st->block_boot = xmalloc(nrows * sizeof(int));
+	for (int i = 0; i < nrows; i++) {
+		const struct run_row *row = &t->rows[rows[i]];
+		char *key = xasprintf("%s\037%ld", row->boot, row->rep);
+		int b = map_get(&blocks, key), bo = map_get(&boots, row->boot);
+
+		if (bo < 0) {
+			bo = st->nboots++;
+			boot_keys[bo] = (char *)row->boot;
+			map_put(&boots, row->boot, bo);
+		}
+		if (b < 0) {
+			b = st->nblocks++;
+			block_keys[b] = key;
+			st->block_boot[b] = bo;
+			map_put(&blocks, key, b);
+		} else {
+			free(key);
+		}
+		row_block[i] = b;
+		count[row_combo[rows[i]]]++;
+	}
+	/* groups in combo display order */
+	st->groups = xcalloc(a->ncombos, sizeof(struct group));
+	for (int c = 0; c < a->ncombos; c++) {
+		group_of[c] = -1;
+		if (!count[c])
+			continue;
+		group_of[c] = st->ngroups;
+		st->groups[st->ngroups].combo = c;
+		st->groups[st->ngroups].block_row = xmalloc(st->nblocks * sizeof(int));
+		for (int b = 0; b < st->nblocks; b++)
+			st->groups[st->ngroups].block_row[b] = -1;
+		st->ngroups++;
+	}
+	for (int i = 0; i < nrows; i++) {
+		const struct run_row *row = &t->rows[rows[i]];
+		struct group *g = &st->groups[group_of[row_combo[rows[i]]]];
+		int *slot = &g->block_row[row_block[i]];
+
+		g->n_runs++;
+		if (row->status != RUN_OK) {
+			g->n_crashed += row->status == RUN_CRASHED;
+			g->n_failed += row->status == RUN_FAILED;
+			continue;
+		}
+		g->n_ok++;
+		if (*slot >= 0)
+			die_input("%s:%d: combo '%s' ran twice in the block boot=%s rep=%ld of workload '%s' (first at line %d): each block holds every cell once",
+				  t->path, row->line, row->text[t->col_combo], row->boot, row->rep,
+				  st->workload, t->rows[*slot].line);
+		*slot = rows[i];
+	}
+	/* samples: one sort per cell and metric */
+	st->measured = xcalloc(a->nmetrics, sizeof(int));
+	for (int g = 0; g < st->ngroups; g++) {
+		struct group *gr = &st->groups[g];
+
+		gr->metric = xmalloc(a->nmetrics * sizeof(struct sample));
+		for (int m = 0; m < a->nmetrics; m++) {
+			struct sample *s = &gr->metric[m];
+			double *v = xmalloc((gr->n_ok ? gr->n_ok : 1) * sizeof(double));
+			int n = 0;
+
+			for (int b = 0; b < st->nblocks; b++) {
+				double x;
+
+				if (gr->block_row[b] >= 0 &&
+				    !isnan(x = row_value(a, &t->rows[gr->block_row[b]], m)))
+					v[n++] = x;
+			}
+			s->n = n;
+			s->sorted = v;
+			s->median = s->q1 = s->q3 = s->min = s->max = NAN;
+			s->ci = median_interval(v, 0);
+			st->measured[m] |= n > 0;
+			if (!n)
+				continue;
+			sort_doubles(v, n);
+			s->median = quantile_sorted(v, n, 0.5);
+			s->q1 = quantile_sorted(v, n, 0.25);
+			s->q3 = quantile_sorted(v, n, 0.75);
+			s->min = v[0];
+			s->max = v[n - 1];
+			s->ci = median_interval(v, n);
+		}
+	}
+	/* references by feature set */
+	for (int r = 0; r < NREFS; r++) {
+		st->ref[r] = -1;
+		for (int g = 0; g < st->ngroups && st->ref[r] < 0; g++)
+			if (a->combos[st->groups[g].combo].reference == r)
+				st->ref[r] = g;
+	}
+	scratch = xmalloc((st->nblocks + 1) * sizeof(double));
+	iscratch = xmalloc((st->nblocks + 1) * sizeof(int));
+	for (int g = 0; g < st->ngroups; g++)
+		for (int r = 0; r < NRATIOS; r++) {
+			int ref = st->ref[ratio_reference[r]];
+
+			if (ref < 0 || ref == g)
+				continue;
+			if (r == RATIO_RFC_PELT && g != st->ref[REF_RFC_AFTER])
+				continue; /* the decomposition only */
+			if (r == RATIO_RFC_BEFORE && g == st->ref[REF_STOCK])
+				continue; /* the inverse of rfc-before's ratio to stock */
+			st->groups[g].ratio[r] = xcalloc(a->nmetrics, sizeof(struct comparison));
+			for (int m = 0; m < a->nmetrics; m++)
+				paired_ratio(a, st, g, ref, m, &st->groups[g].ratio[r][m], scratch, iscratch);
+		}
+	free(scratch);
+	free(iscratch);
+	find_designs(a, st);
+	if (st->ndesigns)
+		compute_effects(a, st);
+	for (int b = 0; b < st->nblocks; b++)
+		free(block_keys[b]);
+	map_free(&blocks);
+	map_free(&boots);
+	free(block_keys);
+	free(boot_keys);
+	free(row_block);
+	free(group_of);
+	free(count);
+}
+
 struct analysis *analyse(const struct run_table *t, int notes)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
+	struct strmap studies = { 0 };
+	int *row_combo = xmalloc(t->nrows * sizeof(int));
+	int *row_study = xmalloc(t->nrows * sizeof(int));
+	int *start, *order, *fill, *rank;
+	char **keys = xmalloc(t->nrows * sizeof(char *));
 
 	a->table = t;
 	set_metrics(a);
-	collect_combos(a);
+	collect_combos(a, row_combo);
 	a->studies = xmalloc(t->nrows * sizeof(struct study));
 	for (int r = 0; r < t->nrows; r++) {
 		const struct run_row *row = &t->rows[r];
-		int s;
+		char *key = xasprintf("%s\037%s", row->text[t->col_topology], row->text[t->col_workload]);
+		int s = map_get(&studies, key);
 
-		for (s = 0; s < a->nstudies; s++)
-			if (!strcmp(a->studies[s].topology, row->text[t->col_topology]) &&
-			    !strcmp(a->studies[s].workload, row->text[t->col_workload]))
-				break;
-		if (s == a->nstudies) {
-			struct study *st = &a->studies[a->nstudies++];
+		if (s < 0) {
+			struct study *st = &a->studies[a->nstudies];
 
 			memset(st, 0, sizeof(*st));
 			st->topology = row->text[t->col_topology];
 			st->workload = row->text[t->col_workload];
+			keys[a->nstudies] = key;
+			/* the position before sorting, kept in ngroups until then */
+			st->ngroups = a->nstudies;
+			map_put(&studies, key, s = a->nstudies++);
+		} else {
+			free(key);
 		}
+		row_study[r] = s;
 		if (row->status == RUN_OK)
 			a->n_ok++;
 		else {
@@ -423,89 +809,39 @@ struct analysis *analyse(const struct run_table *t, int notes)
 	}
 	/* runs.csv is in interleaved order: list the studies by name instead */
 	qsort(a->studies, a->nstudies, sizeof(struct study), compare_studies);
+	rank = xmalloc(a->nstudies * sizeof(int));
 	for (int s = 0; s < a->nstudies; s++) {
-		struct study *st = &a->studies[s];
-
-		st->groups = xcalloc(a->ncombos, sizeof(struct group));
-		st->measured = xcalloc(a->nmetrics, sizeof(int));
-		for (int c = 0; c < a->ncombos; c++) {
-			struct group *g = &st->groups[st->ngroups];
-			double **values = xmalloc(a->nmetrics * sizeof(double *));
-			int *counts = xcalloc(a->nmetrics, sizeof(int));
-
-			g->combo = c;
-			for (int m = 0; m < a->nmetrics; m++)
-				values[m] = xmalloc(t->nrows * sizeof(double));
-			for (int r = 0; r < t->nrows; r++) {
-				const struct run_row *row = &t->rows[r];
-
-				if (strcmp(row->text[t->col_topology], st->topology) ||
-				    strcmp(row->text[t->col_workload], st->workload) ||
-				    strcmp(row->text[t->col_combo], a->combos[c].name))
-					continue;
-				g->n_runs++;
-				if (row->status != RUN_OK) {
-					g->n_crashed += row->status == RUN_CRASHED;
-					g->n_failed += row->status == RUN_FAILED;
-					continue;
-				}
-				g->n_ok++;
-				for (int m = 0; m < a->nmetrics; m++) {
-					double v = row_value(a, row, m);
-
-					if (!isnan(v))
-						values[m][counts[m]++] = v;
-				}
-			}
-			if (!g->n_runs) {
-				for (int m = 0; m < a->nmetrics; m++)
-					free(values[m]);
-				free(values);
-				free(counts);
-				continue;
-			}
-			g->metric = xmalloc(a->nmetrics * sizeof(struct sample));
-			for (int m = 0; m < a->nmetrics; m++) {
-				char *key = xasprintf("median|%s|%s|%s|%s", st->topology,
-						      st->workload, a->combos[c].name, a->metric_names[m]);
-
-				fill_sample(&g->metric[m], values[m], counts[m], key);
-				st->measured[m] |= counts[m] > 0;
-				free(key);
-			}
-			free(values);
-			free(counts);
-			st->ngroups++;
-		}
-		st->stock = study_group_of(st, combo_of(a, "stock"));
-		st->rfc_before = study_group_of(st, combo_of(a, "rfc-before"));
-		st->rfc_after = study_group_of(st, combo_of(a, "rfc-after"));
-		for (int g = 0; g < st->ngroups; g++) {
-			struct group *gr = &st->groups[g];
-
-			gr->to_stock = xcalloc(a->nmetrics, sizeof(struct ratio));
-			gr->to_rfc_before = xcalloc(a->nmetrics, sizeof(struct ratio));
-			for (int m = 0; m < a->nmetrics; m++) {
-				ratio_to_reference(a, st, g, m, st->stock, &gr->to_stock[m]);
-				ratio_to_reference(a, st, g, m, st->rfc_before, &gr->to_rfc_before[m]);
-			}
-		}
-		find_factorial(a, st);
-		if (st->k)
-			compute_effects(a, st);
+		rank[a->studies[s].ngroups] = s;
+		a->studies[s].ngroups = 0;
 	}
+	/* rows of each study, by a counting sort */
+	start = xcalloc(a->nstudies + 1, sizeof(int));
+	fill = xcalloc(a->nstudies, sizeof(int));
+	order = xmalloc(t->nrows * sizeof(int));
+	for (int r = 0; r < t->nrows; r++)
+		start[rank[row_study[r]] + 1]++;
+	for (int s = 0; s < a->nstudies; s++)
+		start[s + 1] += start[s];
+	for (int r = 0; r < t->nrows; r++) {
+		int s = rank[row_study[r]];
+
+		order[start[s] + fill[s]++] = r;
+	}
+	for (int s = 0; s < a->nstudies; s++)
+		build_study(a, &a->studies[s], order + start[s], start[s + 1] - start[s], row_combo);
+	adjust_family(a);
 	if (notes && (a->n_crashed || a->n_failed))
 		fprintf(stderr, "pjt-stats: note: %s: %d runs ok, %d crashed, %d failed; only the ok runs are in the statistics\n",
 			t->path, a->n_ok, a->n_crashed, a->n_failed);
+	for (int s = 0; s < a->nstudies; s++)
+		free(keys[s]);
+	map_free(&studies);
+	free(keys);
+	free(rank);
+	free(start);
+	free(fill);
+	free(order);
+	free(row_combo);
+	free(row_study);
 	return a;
-}
-
-char *design_name(const struct analysis *a, const struct study *st)
-{
-	char *name = term_name(a, st, (UINT32_C(1) << st->k) - 1);
-
-	for (char *p = name; *p; p++)
-		if (*p == ':')
-			*p = '+'; /* a design is a feature set */
-	return name;
 }

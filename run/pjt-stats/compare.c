@@ -1,6 +1,9 @@
 /* run/compare A B: the same cells of two results folders side by side, in
- * the manner of mmtests' compare-kernels: median A, median B, B/A with a
- * bootstrap interval, and * when the interval excludes 1. */
+ * the manner of mmtests' compare-kernels: median A, median B, B/A, and the
+ * exact distribution-free interval of the ratio (the Mann-Whitney interval
+ * of the shift of log values: runs of two folders are not paired) at its
+ * own level, with the Mann-Whitney p. No adjustment for multiplicity: the
+ * marker is per cell, and the header says so. */
 #include "pjt-stats.h"
 
 #include <errno.h>
@@ -10,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define COMPARE_COLUMNS 7
+#define COMPARE_COLUMNS 8
 
 struct text_table {
 	int nrows, cap;
@@ -42,6 +45,15 @@ static const struct study *matching_study(const struct analysis *a, const struct
 		    !strcmp(a->studies[s].workload, like->workload))
 			return &a->studies[s];
 	return NULL;
+}
+
+static double *log_values(const struct sample *s)
+{
+	double *v = xmalloc(s->n * sizeof(double));
+
+	for (int i = 0; i < s->n; i++)
+		v[i] = log(s->sorted[i]);
+	return v;
 }
 
 static char *number(double v)
@@ -76,10 +88,10 @@ int compare_results(const char *dir_a, const char *dir_b)
 {
 	struct analysis *a = load(dir_a), *b = load(dir_b);
 	struct text_table table = { 0 };
-	char *header[COMPARE_COLUMNS] = { "combo", "metric", "A median", "B median", "B/A", "95% CI", "" };
+	char *header[COMPARE_COLUMNS] = { "combo", "metric", "A median", "B median", "B/A", "interval", "level", "p" };
 	int widths[COMPARE_COLUMNS] = { 0 }, cells_compared = 0;
 
-	printf("A: %s\nB: %s\nB/A: ratio of medians; 95%% CI: bootstrap, 2000 resamples of both; * = the CI excludes 1\n",
+	printf("A: %s\nB: %s\nB/A: ratio of medians; interval: exact Mann-Whitney interval of the ratio (shift of log values) at the level shown; p: exact Mann-Whitney (unadjusted, per cell: expect 5%% of unchanged cells below 0.05)\n",
 	       a->table->path, b->table->path);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *sa = &a->studies[s], *sb = matching_study(b, sa);
@@ -98,8 +110,9 @@ int compare_results(const char *dir_a, const char *dir_b)
 			for (int ma = 0; ma < a->nmetrics; ma++) {
 				int mb = metric_index(b, a->metric_names[ma]);
 				const struct sample *xa, *xb;
-				double ratio, lo = NAN, hi = NAN;
-				char *cells[COMPARE_COLUMNS], *key;
+				double ratio, est, p = NAN;
+				struct interval ci = { NAN, NAN, NAN };
+				char *cells[COMPARE_COLUMNS];
 
 				if (mb < 0)
 					continue;
@@ -107,20 +120,23 @@ int compare_results(const char *dir_a, const char *dir_b)
 				xb = &sb->groups[gb].metric[mb];
 				if (!xa->n || !xb->n)
 					continue;
-				ratio = ratio_of(xb->median, xa->median);
-				if (xa->n >= 2 && xb->n >= 2) {
-					key = xasprintf("compare|%s|%s|%s|%s", sa->topology, sa->workload,
-							combo, a->metric_names[ma]);
-					ratio_confidence(xa->sorted, xa->n, xb->sorted, xb->n, key, &lo, &hi);
-					free(key);
+				ratio = xa->median > 0 ? xb->median / xa->median : NAN;
+				if (xa->min > 0 && xb->min > 0) {
+					double *la = log_values(xa), *lb = log_values(xb);
+
+					ci = shift_interval(la, xa->n, lb, xb->n, &est, &p);
+					free(la);
+					free(lb);
 				}
 				cells[0] = xstrdup(combo);
 				cells[1] = xstrdup(a->metric_names[ma]);
 				cells[2] = number(xa->median);
 				cells[3] = number(xb->median);
-				cells[4] = isfinite(ratio) ? xasprintf("%.3f", ratio) : number(ratio);
-				cells[5] = isnan(lo) ? xstrdup("-") : xasprintf("%.3f..%.3f", lo, hi);
-				cells[6] = xstrdup(!isnan(lo) && (lo > 1 || hi < 1) ? "*" : "");
+				cells[4] = isfinite(ratio) ? xasprintf("%.3f", ratio) : xstrdup("- (A median 0)");
+				cells[5] = isnan(ci.lo) ? xstrdup(xa->min > 0 && xb->min > 0 ? "-" : "- (a 0: no log)")
+					: xasprintf("%.3f..%.3f", exp(ci.lo), exp(ci.hi));
+				cells[6] = format_level(ci.level);
+				cells[7] = isnan(p) ? xstrdup("-") : xasprintf("%.3g", p);
 				add_row(&table, cells);
 				cells_compared++;
 			}

@@ -1,13 +1,15 @@
 /* runs.csv reader: RFC 4180 quoting, strict about shape and numbers, so a
- * broken file stops the analysis with FILE:LINE instead of skewing it. */
+ * broken file stops the analysis with FILE:LINE instead of skewing it.
+ * Columns are found by name in the header, never by position; the file is
+ * parsed in place (one buffer, one pointer per cell), so 100,000 rows cost
+ * a few tens of MB. */
 #include "pjt-stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The columns the contract guarantees; the rest of INTERFACES.md's columns
- * are used when present (their charts are skipped when absent). */
+/* The columns the contract guarantees. */
 static const char *const required_columns[] = {
 	"seq", "topology", "combo", "features", "workload", "rep",
 	"duration_s", "lb_pulls_idle", "lb_pulls_busy", "lb_pulls_newidle",
@@ -15,24 +17,58 @@ static const char *const required_columns[] = {
 	"rate_fraction", "wakeup_p50_us", "wakeup_p99_us", "status",
 };
 
-struct record {
-	int line;
-	int nfields;
-	char **fields;
+/* Measurements of INTERFACES.md; all must be numbers >= 0 (or empty). */
+static const char *const known_metrics[] = {
+	"duration_s", "lb_pulls_idle", "lb_pulls_busy", "lb_pulls_newidle", "alb_pushed",
+	"ttwu_wake_remote", "ttwu_move_affine", "migrations", "nr_migrations",
+	"records_per_s", "rate_fraction", "periods", "overruns", "wakeup_p50_us",
+	"wakeup_p90_us", "wakeup_p99_us", "wakeup_p999_us", "wakeup_max_us", "ops_per_s",
 };
+
+/* Columns that describe a run rather than measure it. host_* are numbers
+ * (the host's load during the run), kept out of the metrics. */
+static const char *const text_columns[] = {
+	"seq", "topology", "combo", "features", "workload", "rep", "status", "boot",
+	"kernel_sha256", "image_sha256",
+};
+
+static int in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return 1;
+	return 0;
+}
+#define IN(name, list) in_list(name, list, sizeof(list) / sizeof(list[0]))
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* Event counts: whole numbers, decimal only. */
+int is_count_column(const char *name)
+{
+	return !strncmp(name, "lb_", 3) || !strncmp(name, "alb_", 4) || !strncmp(name, "ttwu_", 5) ||
+	       !strcmp(name, "migrations") || !strcmp(name, "nr_migrations") ||
+	       !strcmp(name, "overruns") || !strcmp(name, "periods") ||
+	       ends_with(name, "_evaluated") || ends_with(name, "_differed") ||
+	       ends_with(name, "_applied");
+}
 
 struct cursor {
 	const char *path;
-	const char *p, *end;
+	char *p, *end;
 	int line;
 };
 
-/* Reads one record; returns 0 at end of input. */
-static int next_record(struct cursor *c, struct record *rec)
+/* Reads one record into fields (pointers into the buffer, unquoted in
+ * place and NUL-terminated); returns the field count, 0 at end of input. */
+static int next_record(struct cursor *c, char ***fields, int *cap, int *start_line)
 {
-	int cap = 16;
-	size_t fcap = 64, flen;
-	char *field;
+	int n = 0;
 
 	while (c->p < c->end && (*c->p == '\n' || (*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n'))) {
 		c->p += *c->p == '\r' ? 2 : 1; /* blank lines carry no data */
@@ -40,14 +76,11 @@ static int next_record(struct cursor *c, struct record *rec)
 	}
 	if (c->p >= c->end)
 		return 0;
-	rec->line = c->line;
-	rec->nfields = 0;
-	rec->fields = xmalloc(cap * sizeof(char *));
+	*start_line = c->line;
 	for (;;) {
+		char *w = c->p, *field = c->p, next;
 		int quoted = 0;
 
-		field = xmalloc(fcap);
-		flen = 0;
 		if (c->p < c->end && *c->p == '"') {
 			quoted = 1;
 			c->p++;
@@ -72,29 +105,32 @@ static int next_record(struct cursor *c, struct record *rec)
 			} else if (ch == '"') {
 				die_input("%s:%d: stray quote inside an unquoted field", c->path, c->line);
 			}
-			if (flen + 2 > fcap)
-				field = xrealloc(field, fcap *= 2);
-			field[flen++] = ch;
+			*w++ = ch;
 			c->p++;
 		}
 		if (quoted == 1)
-			die_input("%s:%d: unterminated quoted field", c->path, rec->line);
-		if (quoted == 2 && c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r')
+			die_input("%s:%d: unterminated quoted field", c->path, *start_line);
+		next = c->p < c->end ? *c->p : '\n';
+		if (quoted == 2 && next != ',' && next != '\n' && next != '\r')
 			die_input("%s:%d: text after a closing quote", c->path, c->line);
-		field[flen] = '\0';
-		if (rec->nfields == cap)
-			rec->fields = xrealloc(rec->fields, (cap *= 2) * sizeof(char *));
-		rec->fields[rec->nfields++] = field;
-		if (c->p < c->end && *c->p == ',') {
+		*w = '\0'; /* w <= p: the delimiter was read into next first */
+		if (n == *cap)
+			*fields = xrealloc(*fields, (*cap = *cap ? 2 * *cap : 64) * sizeof(char *));
+		(*fields)[n++] = field;
+		if (next == ',') {
 			c->p++;
 			continue;
 		}
-		if (c->p < c->end && *c->p == '\r')
+		/* the delimiter may be overwritten by the NUL: go by next */
+		if (c->p < c->end && next == '\r') {
 			c->p++;
-		if (c->p < c->end && *c->p == '\n')
-			c->p++;
+			if (c->p < c->end && *c->p == '\n')
+				c->p++;
+		} else if (c->p < c->end) {
+			c->p++; /* '\n' */
+		}
 		c->line++;
-		return 1;
+		return n;
 	}
 }
 
@@ -110,10 +146,58 @@ static int parse_number(const char *s, double *out)
 {
 	char *end;
 
-	if (!*s)
-		return 0;
+	if (!*s || strpbrk(s, "xXpP \t") || !strchr("0123456789+-.", *s))
+		return 0; /* no hex, no spaces, no "inf"/"nan" */
 	*out = strtod(s, &end);
 	return *end == '\0' && isfinite(*out);
+}
+
+static int parse_count(const char *s, double *out)
+{
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 15)
+		return 0;
+	*out = strtod(s, NULL);
+	return 1;
+}
+
+/* A positive whole number, for seq and rep. */
+static long parse_index(const struct run_table *t, int line, int col, const char *s)
+{
+	double v;
+
+	if (!*s)
+		die_input("%s:%d: column '%s' is empty", t->path, line, t->names[col]);
+	if (!parse_count(s, &v) || v < 1)
+		die_input("%s:%d: column '%s': '%s' is not a whole number >= 1", t->path, line,
+			  t->names[col], s);
+	return (long)v;
+}
+
+static void classify_columns(struct run_table *t, char **cells)
+{
+	t->is_metric = xcalloc(t->ncols, sizeof(int));
+	t->is_numeric = xcalloc(t->ncols, sizeof(int));
+	for (int j = 0; j < t->ncols; j++) {
+		const char *name = t->names[j];
+		int numeric = 1;
+
+		if (IN(name, text_columns))
+			continue;
+		if (IN(name, known_metrics) || is_count_column(name)) {
+			t->is_metric[j] = t->is_numeric[j] = 1;
+			continue;
+		}
+		/* host_* and columns this version does not know: numbers when
+		 * every cell is one (unknown ones are then metrics), else text */
+		for (int r = 0; r < t->nrows && numeric; r++) {
+			double v;
+			const char *s = cells[(size_t)r * t->ncols + j];
+
+			numeric = !*s || parse_number(s, &v);
+		}
+		t->is_numeric[j] = numeric;
+		t->is_metric[j] = numeric && strncmp(name, "host_", 5);
+	}
 }
 
 struct run_table *read_runs(const char *path)
@@ -122,8 +206,9 @@ struct run_table *read_runs(const char *path)
 	size_t len;
 	char *data = read_whole_file(path, &len);
 	struct cursor c = { path, data, data + (data ? len : 0), 1 };
-	struct record header, rec;
-	int duration_col, cap = 64;
+	char **fields = NULL, **cells;
+	int fcap = 0, nf, line, cap = 1024, *lines;
+	struct strmap seqs = { 0 };
 	size_t i;
 
 	if (!data)
@@ -131,17 +216,19 @@ struct run_table *read_runs(const char *path)
 	if (memchr(data, '\0', len))
 		die_input("%s:1: binary data, not a CSV file", path);
 	t->path = xstrdup(path);
-	if (!next_record(&c, &header))
+	t->data = data;
+	if (!(nf = next_record(&c, &fields, &fcap, &line)))
 		die_input("%s:1: empty file (no header line)", path);
-	t->ncols = header.nfields;
-	t->names = header.fields;
+	t->ncols = nf;
+	t->names = xmalloc(nf * sizeof(char *));
+	memcpy(t->names, fields, nf * sizeof(char *));
 	for (int j = 0; j < t->ncols; j++)
 		for (int k = 0; k < j; k++)
 			if (!strcmp(t->names[j], t->names[k]))
-				die_input("%s:%d: column '%s' appears twice", path, header.line, t->names[j]);
+				die_input("%s:%d: column '%s' appears twice", path, line, t->names[j]);
 	for (i = 0; i < sizeof(required_columns) / sizeof(required_columns[0]); i++)
 		if (column_index(t, required_columns[i]) < 0)
-			die_input("%s:%d: missing required column '%s'", path, header.line,
+			die_input("%s:%d: missing required column '%s'", path, line,
 				  required_columns[i]);
 	t->col_seq = column_index(t, "seq");
 	t->col_topology = column_index(t, "topology");
@@ -150,40 +237,68 @@ struct run_table *read_runs(const char *path)
 	t->col_workload = column_index(t, "workload");
 	t->col_rep = column_index(t, "rep");
 	t->col_status = column_index(t, "status");
-	duration_col = column_index(t, "duration_s");
-	t->is_metric = xcalloc(t->ncols, sizeof(int));
-	for (int j = duration_col; j < t->ncols; j++)
-		t->is_metric[j] = j != t->col_status;
+	t->col_boot = column_index(t, "boot");
 
-	t->rows = xmalloc(cap * sizeof(struct run_row));
-	while (next_record(&c, &rec)) {
-		struct run_row *row;
+	cells = xmalloc((size_t)cap * t->ncols * sizeof(char *));
+	lines = xmalloc(cap * sizeof(int));
+	while ((nf = next_record(&c, &fields, &fcap, &line))) {
+		if (nf != t->ncols)
+			die_input("%s:%d: %d fields, the header has %d", path, line, nf, t->ncols);
+		if (t->nrows == cap) {
+			cap *= 2;
+			cells = xrealloc(cells, (size_t)cap * t->ncols * sizeof(char *));
+			lines = xrealloc(lines, cap * sizeof(int));
+		}
+		memcpy(cells + (size_t)t->nrows * t->ncols, fields, t->ncols * sizeof(char *));
+		lines[t->nrows++] = line;
+	}
+	free(fields);
+	if (!t->nrows)
+		die_input("%s:%d: no runs after the header", path, c.line);
+	classify_columns(t, cells);
+	t->cells = cells;
+	t->values = xmalloc((size_t)t->nrows * t->ncols * sizeof(double));
+	t->rows = xmalloc(t->nrows * sizeof(struct run_row));
+	for (int r = 0; r < t->nrows; r++) {
+		struct run_row *row = &t->rows[r];
 		const char *status;
+		int prev;
 
-		if (rec.nfields != t->ncols)
-			die_input("%s:%d: %d fields, the header has %d", path, rec.line,
-				  rec.nfields, t->ncols);
-		if (t->nrows == cap)
-			t->rows = xrealloc(t->rows, (cap *= 2) * sizeof(struct run_row));
-		row = &t->rows[t->nrows++];
-		row->line = rec.line;
-		row->text = rec.fields;
-		row->value = xmalloc(t->ncols * sizeof(double));
+		row->line = lines[r];
+		row->text = cells + (size_t)r * t->ncols;
+		row->value = t->values + (size_t)r * t->ncols;
 		for (int j = 0; j < t->ncols; j++) {
+			const char *s = row->text[j];
+
 			row->value[j] = NAN;
-			if (t->is_metric[j] || j == t->col_seq || j == t->col_rep) {
-				if (!*rec.fields[j] && !t->is_metric[j])
-					die_input("%s:%d: column '%s' is empty", path, rec.line, t->names[j]);
-				if (*rec.fields[j] && !parse_number(rec.fields[j], &row->value[j]))
-					die_input("%s:%d: column '%s': '%s' is not a number", path,
-						  rec.line, t->names[j], rec.fields[j]);
+			if (!t->is_numeric[j] || !*s)
+				continue;
+			if (is_count_column(t->names[j]) && t->is_metric[j]) {
+				if (!parse_count(s, &row->value[j]))
+					die_input("%s:%d: column '%s': '%s' is not a count (a whole decimal number >= 0)",
+						  path, row->line, t->names[j], s);
+			} else if (!parse_number(s, &row->value[j])) {
+				die_input("%s:%d: column '%s': '%s' is not a number", path,
+					  row->line, t->names[j], s);
+			} else if (row->value[j] < 0 && t->is_metric[j]) {
+				die_input("%s:%d: column '%s': '%s' is negative", path, row->line,
+					  t->names[j], s);
 			}
 		}
-		if (!*rec.fields[t->col_topology] || !*rec.fields[t->col_combo] ||
-		    !*rec.fields[t->col_features] || !*rec.fields[t->col_workload])
+		parse_index(t, row->line, t->col_seq, row->text[t->col_seq]);
+		row->rep = parse_index(t, row->line, t->col_rep, row->text[t->col_rep]);
+		if ((prev = map_get(&seqs, row->text[t->col_seq])) >= 0)
+			die_input("%s:%d: seq %s appears again (first at line %d): a duplicated row",
+				  path, row->line, row->text[t->col_seq], t->rows[prev].line);
+		map_put(&seqs, row->text[t->col_seq], r);
+		if (!*row->text[t->col_topology] || !*row->text[t->col_combo] ||
+		    !*row->text[t->col_features] || !*row->text[t->col_workload])
 			die_input("%s:%d: topology, combo, features and workload must not be empty",
-				  path, rec.line);
-		status = rec.fields[t->col_status];
+				  path, row->line);
+		if (t->col_boot >= 0 && !*row->text[t->col_boot])
+			die_input("%s:%d: column 'boot' is empty", path, row->line);
+		row->boot = t->col_boot >= 0 ? row->text[t->col_boot] : "1";
+		status = row->text[t->col_status];
 		if (!strcmp(status, "ok"))
 			row->status = RUN_OK;
 		else if (!strcmp(status, "failed"))
@@ -192,10 +307,9 @@ struct run_table *read_runs(const char *path)
 			row->status = RUN_CRASHED;
 		else
 			die_input("%s:%d: column 'status': '%s' is not ok, failed or crashed",
-				  path, rec.line, status);
+				  path, row->line, status);
 	}
-	if (!t->nrows)
-		die_input("%s:%d: no runs after the header", path, c.line);
-	free(data);
+	map_free(&seqs);
+	free(lines);
 	return t;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,34 +11,56 @@
 
 static const char usage[] =
 "usage: pjt-stats [-o OUTDIR] [-q] DIR_OR_CSV   summary.csv, effects.csv, plots-data/\n"
-"       pjt-stats --report DIR                  report.md and report.html (after the charts)\n"
+"       pjt-stats --report DIR                  the same in DIR, and report.md, report.html\n"
+"                                               with a marker where each chart goes\n"
+"       pjt-stats --embed DIR                   put the drawn charts (DIR/charts/*.png) in\n"
+"                                               place of the markers (no analysis)\n"
 "       pjt-stats --compare A B                 cell-by-cell comparison of two results folders\n"
 "       pjt-stats --random SEED COUNT           the generator's first outputs (for its test)\n"
+"       pjt-stats --coverage KIND N REPS SEED   simulated coverage (for the tests): KIND median,\n"
+"                                               ratio (paired, lognormal blocks) or boots (N boots\n"
+"                                               of 3 blocks, boot-to-boot variance); prints the\n"
+"                                               claimed level, the empirical coverage and the\n"
+"                                               rate of p <= 0.05 (the null is true)\n"
 "\n"
 "DIR_OR_CSV is a results folder holding runs.csv, or a runs.csv file; the\n"
 "outputs go beside it unless -o names another folder. -q drops the notes\n"
-"about excluded (crashed or failed) runs from stderr.\n"
+"about excluded (crashed or failed) runs from stderr. Columns are read by\n"
+"name; boot, kernel_sha256, image_sha256, host_load1, host_cpu_busy are\n"
+"optional (no boot column: one boot). Counts must be whole decimal numbers,\n"
+"measurements numbers >= 0, empty = not measured; a seq seen twice, or a\n"
+"combination twice in one block (boot, rep), is an error.\n"
 "\n"
-"Statistics (per topology x workload x combo x metric, ok runs only):\n"
-"  quartiles    Hyndman-Fan type 7 (R's default): h = (n-1)p, linear interpolation\n"
-"  95% CI       n >= 6: exact order-statistic interval [x(j), x(n+1-j)] from\n"
-"               Binomial(n, 1/2), coverage >= 95%; 2 <= n < 6: percentile bootstrap\n"
-"               of the median; n < 2: none\n"
-"  ratios       median(combo) / median(stock or rfc-before), percentile bootstrap of\n"
-"               medians, both sides resampled; marker * when the CI excludes 1\n"
-"  effects      factorial main effects and two-way interactions of cell medians,\n"
-"               bootstrap CI; marker * when the CI excludes 0\n"
-"  bootstrap    2000 resamples; the interval is the 51st and 1950th sorted value;\n"
-"               generator splitmix64 seeded with 20121025 xor FNV-1a-64 of a key\n"
-"               naming the statistic, so results repeat exactly on any machine\n"
+"Statistics (per topology x workload x combination x metric, ok runs only):\n"
+"  quartiles   Hyndman-Fan type 7 (R's default): h = (n-1)p, linear interpolation\n"
+"  interval    of a median: order statistics (k, n+1-k), the largest k whose exact\n"
+"              coverage 1 - 2 P(Bin(n,1/2) <= k-1) is >= 95%; n <= 5: (min, max) at its\n"
+"              own level (5: 93.75%, 4: 87.5%, 3: 75%, 2: 50%); ci_level says which\n"
+"  ratios      paired within blocks (boot, rep): exp(median of log(x / x_ref)); its\n"
+"              interval is the same rule over the blocks, or over the boots (each\n"
+"              boot's median log ratio) when the pairs come from 2 or more boots, so\n"
+"              boot-to-boot variance is inside; references by feature set: stock (no\n"
+"              bit), rfc-before, rfc-pelt (decomposition, rfc-after only); a reference\n"
+"              median of 0 gives an empty ratio and a note\n"
+"  effects     every 2^k design (k >= 2 bits, all other bits fixed): main effects and\n"
+"              two-way interactions per block, in the metric's units; units and\n"
+"              interval as for ratios\n"
+"  tests       exact sign-flip permutation test of the units' signed ranks (Wilcoxon;\n"
+"              normal approximation above 50 units); primary metrics (lb_pulls_total,\n"
+"              migrations, records_per_s, ops_per_s, wakeup_p99_us): Benjamini-Hochberg\n"
+"              over all their ratios and effects; sig * when q <= 0.05; secondary\n"
+"              metrics: p only, never *\n"
 "\n"
 "Outputs:\n"
-"  summary.csv  topology,workload,combo,features,metric,n,n_crashed,n_failed,median,q1,q3,\n"
-"               min,max,ci_lo,ci_hi,ci_method,ratio_to_stock[,_lo,_hi,_sig],\n"
-"               ratio_to_rfc_before[,_lo,_hi,_sig]; lb_pulls_total = idle+busy+newidle\n"
-"  effects.csv  topology,workload,metric,term (BIT or BIT:BIT),order (1 main, 2 interaction),\n"
-"               design,cells,baseline (median of the none cell),effect,ci_lo,ci_hi,sig\n"
-"  plots-data/  charts.txt (each chart made or skipped, with the reason) and chart data\n"
+"  summary.csv topology,workload,combo,features,metric,primary,n,n_crashed,n_failed,\n"
+"              median,q1,q3,min,max,ci_lo,ci_hi,ci_level,ci_method, then for R in\n"
+"              ratio_to_stock, ratio_to_rfc_before, ratio_to_rfc_pelt: R,R_lo,R_hi,\n"
+"              R_level,R_units,R_unit,R_p,R_q,R_sig,R_note; levels in percent;\n"
+"              lb_pulls_total = idle+busy+newidle\n"
+"  effects.csv topology,workload,metric,primary,term (BIT or BIT:BIT),order,design,base,\n"
+"              cells,baseline (median of the base cell),effect,ci_lo,ci_hi,ci_level,\n"
+"              units,unit,p,q,sig,note\n"
+"  plots-data/ charts.txt (each chart made or skipped, with the reason) and chart data\n"
 "\n"
 "Exit: 0 ok, 1 system error, 2 usage or bad input (FILE:LINE: message).\n";
 
@@ -70,36 +93,32 @@ static void need_runs(const char *csv)
 		die_input("pjt-stats: %s: %s", csv, strerror(errno));
 }
 
-static int summarise(const char *input, const char *outdir, int notes)
+/* One analysis; the report, when asked, from the same one. */
+static int summarise(const char *input, const char *outdir, int notes, int with_report)
 {
 	char *dir, *csv = runs_csv_of(input, &dir);
-	struct run_table *t;
 	struct analysis *a;
+	char *cwd;
 
 	need_runs(csv);
-	t = read_runs(csv);
-	a = analyse(t, notes);
+	a = analyse(read_runs(csv), notes);
 	if (outdir) {
 		make_dir(outdir);
 		free(dir);
 		dir = xstrdup(outdir);
 	}
+	if (!(cwd = getcwd(NULL, 0)))
+		die_system("getcwd");
 	if (chdir(dir))
 		die_system("cannot enter %s", dir);
 	write_summary(a, "summary.csv");
 	write_effects(a, "effects.csv");
 	write_plot_data(a, ".");
-	return 0;
-}
-
-static int report(const char *dir)
-{
-	char *csv = xasprintf("%s/runs.csv", dir);
-	struct analysis *a;
-
-	need_runs(csv);
-	a = analyse(read_runs(csv), 0);
-	write_report(a, dir);
+	if (with_report)
+		write_report(a, ".");
+	if (chdir(cwd))
+		die_system("cannot return to %s", cwd);
+	free(cwd);
 	return 0;
 }
 
@@ -120,6 +139,88 @@ static int print_random(const char *seed_text, const char *count_text)
 	return 0;
 }
 
+/* Coverage of the intervals on simulated lognormal data with a known
+ * median: what the test suite holds against the claimed level. */
+int coverage_simulation(int argc, char **argv)
+{
+	const char *kind;
+	long n, reps, seed;
+	char *e1, *e2, *e3;
+	struct rng r;
+	long covered = 0, rejected = 0, tested = 0;
+	double claimed = NAN, *x, *d;
+	int *boot;
+
+	if (argc != 6)
+		return EXIT_BAD_INPUT;
+	kind = argv[2];
+	n = strtol(argv[3], &e1, 10);
+	reps = strtol(argv[4], &e2, 10);
+	seed = strtol(argv[5], &e3, 10);
+	if (*e1 || *e2 || *e3 || n < 2 || n > 1000 || reps < 1 ||
+	    (strcmp(kind, "median") && strcmp(kind, "ratio") && strcmp(kind, "boots")))
+		return EXIT_BAD_INPUT;
+	r.state = BASE_SEED ^ (uint64_t)seed;
+	x = xmalloc(3 * n * sizeof(double));
+	d = xmalloc(3 * n * sizeof(double));
+	boot = xmalloc(3 * n * sizeof(int));
+	for (long i = 0; i < reps; i++) {
+		struct comparison c;
+		const char *unit;
+		int m = 0;
+
+		if (!strcmp(kind, "median")) { /* true median 100 */
+			struct interval ci;
+
+			for (int j = 0; j < n; j++)
+				x[j] = 100 * exp(0.5 * rng_normal(&r));
+			sort_doubles(x, n);
+			ci = median_interval(x, n);
+			covered += ci.lo <= 100 && 100 <= ci.hi;
+			claimed = ci.level;
+			continue;
+		}
+		if (!strcmp(kind, "ratio")) { /* true ratio 1.2; block effects cancel */
+			for (int j = 0; j < n; j++) {
+				double block = exp(0.7 * rng_normal(&r));
+				double ref = 100 * block * exp(0.3 * rng_normal(&r));
+				double combo = 120 * block * exp(0.3 * rng_normal(&r));
+
+				d[m] = log(combo / ref);
+				boot[m++] = 0;
+			}
+			m = boot_units(d, boot, m, 1, &unit);
+		} else { /* n boots of 3 blocks; the ratio varies from boot to boot */
+			for (int b = 0; b < n; b++) {
+				double shift = 0.3 * rng_normal(&r);
+
+				for (int j = 0; j < 3; j++) {
+					d[m] = log(1.2) + shift + 0.1 * rng_normal(&r);
+					boot[m++] = b;
+				}
+			}
+			m = boot_units(d, boot, m, n, &unit);
+		}
+		comparison_of_units(&c, d, m, unit);
+		covered += exp(c.lo) <= 1.2 && 1.2 <= exp(c.hi);
+		claimed = c.level;
+		/* the test's size: the same data shifted to a true ratio of 1 */
+		for (int j = 0; j < m; j++)
+			d[j] -= log(1.2);
+		tested++;
+		rejected += signed_rank_p(d, m) <= 0.05;
+	}
+	printf("kind=%s n=%ld reps=%ld claimed=%.4f empirical=%.4f", kind, n, reps, claimed,
+	       (double)covered / reps);
+	if (tested)
+		printf(" null_rejections=%.4f", (double)rejected / tested);
+	putchar('\n');
+	free(x);
+	free(d);
+	free(boot);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *outdir = NULL;
@@ -130,11 +231,20 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "--report"))
-		return report(argv[2]);
+		return summarise(argv[2], NULL, 1, 1);
+	if (argc == 3 && !strcmp(argv[1], "--embed"))
+		return embed_charts(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "--compare"))
 		return compare_results(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "--random"))
 		return print_random(argv[2], argv[3]);
+	if (argc >= 2 && !strcmp(argv[1], "--coverage")) {
+		int rc = coverage_simulation(argc, argv);
+
+		if (rc)
+			fputs(usage, stderr);
+		return rc;
+	}
 	for (; i < argc - 1; i++) {
 		if (!strcmp(argv[i], "-q"))
 			notes = 0;
@@ -147,5 +257,5 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_BAD_INPUT;
 	}
-	return summarise(argv[i], outdir, notes);
+	return summarise(argv[i], outdir, notes, 0);
 }

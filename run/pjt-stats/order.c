@@ -1,8 +1,6 @@
-/* Order statistics, the median's confidence interval, and the resampling
- * machinery. Everything is deterministic: the generator is splitmix64
- * (Steele, Lea, Flood 2014), seeded per statistic from a hash of what it
- * describes, so an interval depends only on its own data, not on the order
- * of the file or on the machine. */
+/* Order statistics, the exact distribution-free intervals and tests.
+ * Nothing here resamples: every interval is a pair of order statistics
+ * whose coverage is known exactly for continuous data, and printed. */
 #include "pjt-stats.h"
 
 #include <math.h>
@@ -18,22 +16,14 @@ uint64_t rng_next(struct rng *r)
 	return z ^ (z >> 31);
 }
 
-/* Lemire's multiply-shift; the bias (n / 2^64) is far below anything a
- * bootstrap of a few runs could show. */
-uint64_t rng_below(struct rng *r, uint64_t n)
+double rng_uniform(struct rng *r)
 {
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+	return ((rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-struct rng rng_for_key(const char *key)
+double rng_normal(struct rng *r)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	struct rng r;
-
-	for (; *key; key++)
-		h = (h ^ (unsigned char)*key) * UINT64_C(0x100000001b3);
-	r.state = BOOTSTRAP_BASE_SEED ^ h;
-	return r;
+	return sqrt(-2 * log(rng_uniform(r))) * cos(2 * M_PI * rng_uniform(r));
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -57,95 +47,231 @@ double quantile_sorted(const double *sorted, int n, double p)
 
 	if (lo >= n - 1)
 		return sorted[n - 1];
+	if (sorted[lo] == sorted[lo + 1] || h == lo)
+		return sorted[lo];
 	return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
-double median_of(double *v, int n)
+/* The middle value, or the mean of the middle two (-inf and +inf: NaN). */
+double median_sorted(const double *sorted, int n)
 {
-	sort_doubles(v, n);
-	return quantile_sorted(v, n, 0.5);
+	if (!n)
+		return NAN;
+	if (n % 2 || sorted[n / 2 - 1] == sorted[n / 2])
+		return sorted[n / 2];
+	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-double resampled_median(struct rng *r, const double *v, int n, double *scratch)
-{
-	for (int i = 0; i < n; i++)
-		scratch[i] = v[rng_below(r, n)];
-	return median_of(scratch, n);
-}
-
-void percentile_interval(double *stats, int count, double *lo, double *hi)
-{
-	int tail = (int)floor(0.025 * count);
-
-	sort_doubles(stats, count);
-	*lo = stats[tail];
-	*hi = stats[count - 1 - tail];
-}
-
-/* P(X <= k) for X ~ Binomial(n, 1/2). */
-static double binomial_half_cdf(int n, int k)
+/* P(B <= j) for B ~ Binomial(n, 1/2). */
+static double binomial_half_cdf(int n, int j)
 {
 	double sum = 0;
 
-	for (int i = 0; i <= k; i++)
-		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+	for (int i = 0; i <= j; i++)
+		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * M_LN2);
 	return sum;
 }
 
-/* For n >= 6: the distribution-free interval [x(j), x(n+1-j)] with the
- * largest j such that P(Bin(n,1/2) <= j-1) <= 0.025, so its coverage is
- * at least 95%. Below 6 runs no such j exists (n = 5 gives 93.75% at best),
- * so a percentile bootstrap of the median is used instead. */
-struct median_ci median_confidence(const double *sorted, int n, const char *key)
+int median_interval_rank(int n, double *level)
 {
-	struct median_ci ci = { NAN, NAN, "" };
+	int k = 1;
+	double tail, next;
 
+	*level = NAN;
 	if (n < 2)
-		return ci;
-	if (n >= EXACT_CI_MIN_N) {
-		int j = 1;
+		return 0;
+	tail = binomial_half_cdf(n, 0);
+	/* grow k while the next pair still keeps 95% */
+	while (k + 1 <= (n + 1) / 2 &&
+	       (next = tail + exp(lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) - n * M_LN2),
+		1 - 2 * next >= CI_TARGET - 1e-12)) {
+		tail = next;
+		k++;
+	}
+	*level = 1 - 2 * tail;
+	return k;
+}
 
-		while (binomial_half_cdf(n, j) <= 0.025)
-			j++;
-		ci.lo = sorted[j - 1];
-		ci.hi = sorted[n - j];
-		ci.method = "binomial";
-	} else {
-		struct rng r = rng_for_key(key);
-		double *medians = xmalloc(BOOTSTRAP_RESAMPLES * sizeof(double));
-		double *scratch = xmalloc(n * sizeof(double));
+struct interval median_interval(const double *sorted, int n)
+{
+	struct interval ci = { NAN, NAN, NAN };
+	int k = median_interval_rank(n, &ci.level);
 
-		for (int i = 0; i < BOOTSTRAP_RESAMPLES; i++)
-			medians[i] = resampled_median(&r, sorted, n, scratch);
-		percentile_interval(medians, BOOTSTRAP_RESAMPLES, &ci.lo, &ci.hi);
-		ci.method = "bootstrap";
-		free(medians);
-		free(scratch);
+	if (k) {
+		ci.lo = sorted[k - 1];
+		ci.hi = sorted[n - k];
 	}
 	return ci;
 }
 
-double ratio_of(double num, double den)
+static int compare_abs(const void *a, const void *b)
 {
-	if (den == 0)
-		return num == 0 ? 1 : (num > 0 ? INFINITY : -INFINITY);
-	return num / den;
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+
+	return (x > y) - (x < y);
 }
 
-void ratio_confidence(const double *a, int na, const double *b, int nb,
-		      const char *key, double *lo, double *hi)
+double signed_rank_p(const double *d, int n)
 {
-	struct rng r = rng_for_key(key);
-	double *ratios = xmalloc(BOOTSTRAP_RESAMPLES * sizeof(double));
-	double *scratch = xmalloc((na > nb ? na : nb) * sizeof(double));
+	double *v = xmalloc((n ? n : 1) * sizeof(double));
+	long *rank2 = xmalloc((n ? n : 1) * sizeof(long));
+	long total = 0, t = 0;
+	int m = 0;
+	double p;
 
-	for (int i = 0; i < BOOTSTRAP_RESAMPLES; i++) {
-		double den = resampled_median(&r, a, na, scratch);
-		double num = resampled_median(&r, b, nb, scratch);
-
-		ratios[i] = ratio_of(num, den);
+	for (int i = 0; i < n; i++)
+		if (d[i] != 0 && !isnan(d[i]))
+			v[m++] = d[i];
+	if (!m) {
+		free(v);
+		free(rank2);
+		return NAN;
 	}
-	percentile_interval(ratios, BOOTSTRAP_RESAMPLES, lo, hi);
-	free(ratios);
-	free(scratch);
+	qsort(v, m, sizeof(double), compare_abs);
+	for (int i = 0; i < m;) { /* doubled mid-ranks: positions i+1..j, (i+1)+j */
+		int j = i;
+
+		while (j + 1 < m && fabs(v[j + 1]) == fabs(v[i]))
+			j++;
+		for (int x = i; x <= j; x++)
+			rank2[x] = (i + 1) + (j + 1);
+		i = j + 1;
+	}
+	for (int i = 0; i < m; i++) {
+		total += rank2[i];
+		if (v[i] > 0)
+			t += rank2[i];
+	}
+	if (m <= EXACT_P_MAX_N) {
+		/* every one of the 2^m sign flips equally likely: count by sum */
+		double *count = xcalloc(total + 1, sizeof(double)), all = ldexp(1, m);
+		double lower = 0, upper = 0;
+		long reach = 0;
+
+		count[0] = 1;
+		for (int i = 0; i < m; i++) {
+			for (long s = reach; s >= 0; s--)
+				if (count[s])
+					count[s + rank2[i]] += count[s];
+			reach += rank2[i];
+		}
+		for (long s = 0; s <= total; s++) {
+			if (s <= t)
+				lower += count[s];
+			if (s >= t)
+				upper += count[s];
+		}
+		p = 2 * fmin(lower, upper) / all;
+		free(count);
+	} else {
+		double var = 0, z;
+
+		for (int i = 0; i < m; i++)
+			var += (double)rank2[i] * rank2[i] / 4;
+		z = (fabs(t - total / 2.0) - 1) / sqrt(var); /* continuity: half a rank */
+		p = z <= 0 ? 1 : erfc(z / M_SQRT2);
+	}
+	free(v);
+	free(rank2);
+	return p > 1 ? 1 : p;
+}
+
+struct ranked { double p; int i; };
+
+static int compare_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+void bh_adjust(const double *p, double *q, int n)
+{
+	struct ranked *r = xmalloc((n ? n : 1) * sizeof(*r));
+	double running = 1;
+
+	for (int i = 0; i < n; i++) {
+		r[i].p = p[i];
+		r[i].i = i;
+	}
+	qsort(r, n, sizeof(*r), compare_ranked);
+	for (int j = n - 1; j >= 0; j--) {
+		double v = r[j].p * n / (j + 1);
+
+		if (v < running)
+			running = v;
+		q[r[j].i] = running;
+	}
+	free(r);
+}
+
+/* Null distribution of the Mann-Whitney U for sizes m, n (no ties): the
+ * coefficients of the Gaussian binomial [m+n choose m]. dist[u] = P(U=u). */
+static double *mann_whitney_null(int m, int n)
+{
+	long top = (long)m * n;
+	double *c = xcalloc(top + 1, sizeof(double)), total = 0;
+
+	c[0] = 1;
+	for (int i = 1; i <= m; i++) {
+		for (long u = top; u >= n + i; u--) /* times (1 - q^(n+i)) */
+			c[u] -= c[u - n - i];
+		for (long u = i; u <= top; u++)     /* divided by (1 - q^i) */
+			c[u] += c[u - i];
+	}
+	for (long u = 0; u <= top; u++)
+		total += c[u];
+	for (long u = 0; u <= top; u++)
+		c[u] /= total;
+	return c;
+}
+
+struct interval shift_interval(const double *a, int na, const double *b, int nb,
+			       double *estimate, double *p)
+{
+	struct interval ci = { NAN, NAN, NAN };
+	long mn = (long)na * nb, k = 1;
+	double *diff, tail, u = 0;
+
+	*estimate = *p = NAN;
+	if (!na || !nb)
+		return ci;
+	diff = xmalloc(mn * sizeof(double));
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++) {
+			diff[(long)i * nb + j] = b[j] - a[i];
+			u += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
+		}
+	sort_doubles(diff, mn);
+	*estimate = median_sorted(diff, mn);
+	if (mn <= 250000) {
+		double *dist = mann_whitney_null(na, nb), lower = 0, upper = 0;
+
+		tail = dist[0];
+		while (k + 1 <= (mn + 1) / 2 && 1 - 2 * (tail + dist[k]) >= CI_TARGET - 1e-12)
+			tail += dist[k++];
+		for (long x = 0; x <= mn; x++) {
+			if (x <= u)
+				lower += dist[x];
+			if (x >= u)
+				upper += dist[x];
+		}
+		*p = fmin(1, 2 * fmin(lower, upper));
+		free(dist);
+	} else { /* normal approximation of U */
+		double mean = mn / 2.0, sd = sqrt(mn * (na + nb + 1.0) / 12);
+
+		k = (long)floor(mean - 1.959964 * sd);
+		if (k < 1)
+			k = 1;
+		tail = 0.5 * erfc((mean - (k - 1) - 0.5) / sd / M_SQRT2);
+		*p = fmin(1, erfc(fmax(0, fabs(u - mean) - 0.5) / sd / M_SQRT2));
+	}
+	if (mn >= 2 && 1 - 2 * tail > 0) {
+		ci.lo = diff[k - 1];
+		ci.hi = diff[mn - k];
+		ci.level = 1 - 2 * tail;
+	}
+	free(diff);
+	return ci;
 }

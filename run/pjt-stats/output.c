@@ -35,22 +35,44 @@ static void csv_number(FILE *f, double v)
 	fprintf(f, ",%s", buf);
 }
 
-static void csv_ratio(FILE *f, const struct ratio *r)
+static void csv_level(FILE *f, double level)
 {
-	csv_number(f, r->present ? r->value : NAN);
-	csv_number(f, r->lo);
-	csv_number(f, r->hi);
-	fprintf(f, ",%s", r->excludes_one ? "*" : "");
+	csv_number(f, level * 100); /* percent */
+}
+
+static void csv_comparison_header(FILE *f, const char *prefix)
+{
+	fprintf(f, ",%s,%s_lo,%s_hi,%s_level,%s_units,%s_unit,%s_p,%s_q,%s_sig,%s_note",
+		prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix);
+}
+
+/* value,lo,hi,level,units,unit,p,q,sig,note */
+static void csv_comparison(FILE *f, const struct comparison *c)
+{
+	if (!c) {
+		fputs(",,,,,,,,,", f);
+		return;
+	}
+	csv_number(f, c->value);
+	csv_number(f, c->lo);
+	csv_number(f, c->hi);
+	csv_level(f, c->level);
+	fprintf(f, ",%d,%s", c->n_units, c->unit ? c->unit : "");
+	csv_number(f, c->p);
+	csv_number(f, c->q);
+	fprintf(f, ",%s,", c->sig ? "*" : "");
+	csv_text(f, c->note ? c->note : "");
 }
 
 void write_summary(const struct analysis *a, const char *path)
 {
 	FILE *f = open_output(path);
 
-	fputs("topology,workload,combo,features,metric,n,n_crashed,n_failed,median,q1,q3,min,max,"
-	      "ci_lo,ci_hi,ci_method,ratio_to_stock,ratio_to_stock_lo,ratio_to_stock_hi,"
-	      "ratio_to_stock_sig,ratio_to_rfc_before,ratio_to_rfc_before_lo,"
-	      "ratio_to_rfc_before_hi,ratio_to_rfc_before_sig\n", f);
+	fputs("topology,workload,combo,features,metric,primary,n,n_crashed,n_failed,median,q1,q3,min,max,"
+	      "ci_lo,ci_hi,ci_level,ci_method", f);
+	for (int r = 0; r < NRATIOS; r++)
+		csv_comparison_header(f, ratio_column[r]);
+	fputc('\n', f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 
@@ -70,7 +92,7 @@ void write_summary(const struct analysis *a, const char *path)
 				csv_text(f, c->name);
 				fputc(',', f);
 				csv_text(f, c->features);
-				fprintf(f, ",%s,%d,%d,%d", a->metric_names[m], smp->n,
+				fprintf(f, ",%s,%d,%d,%d,%d", a->metric_names[m], a->primary[m], smp->n,
 					gr->n_crashed, gr->n_failed);
 				csv_number(f, smp->median);
 				csv_number(f, smp->q1);
@@ -79,9 +101,10 @@ void write_summary(const struct analysis *a, const char *path)
 				csv_number(f, smp->max);
 				csv_number(f, smp->ci.lo);
 				csv_number(f, smp->ci.hi);
-				fprintf(f, ",%s", smp->ci.method);
-				csv_ratio(f, &gr->to_stock[m]);
-				csv_ratio(f, &gr->to_rfc_before[m]);
+				csv_level(f, smp->ci.level);
+				fprintf(f, ",%s", isnan(smp->ci.level) ? "" : "order-statistic");
+				for (int r = 0; r < NRATIOS; r++)
+					csv_comparison(f, gr->ratio[r] ? &gr->ratio[r][m] : NULL);
 				fputc('\n', f);
 			}
 		}
@@ -93,28 +116,31 @@ void write_effects(const struct analysis *a, const char *path)
 {
 	FILE *f = open_output(path);
 
-	fputs("topology,workload,metric,term,order,design,cells,baseline,effect,ci_lo,ci_hi,sig\n", f);
+	fputs("topology,workload,metric,primary,term,order,design,base,cells,baseline,effect,ci_lo,ci_hi,"
+	      "ci_level,units,unit,p,q,sig,note\n", f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
-		char *design = design_name(a, st);
 
 		for (int e = 0; e < st->neffects; e++) {
 			const struct effect *ef = &st->effects[e];
-			char *term = term_name(a, st, ef->term);
+			const struct design *ds = &st->designs[ef->design];
+			char *term = term_name(a, st, ef->design, ef->term);
+			char *design = design_name(a, st, ef->design);
+			char *base = base_name(a, ds->base);
 
 			csv_text(f, st->topology);
 			fputc(',', f);
 			csv_text(f, st->workload);
-			fprintf(f, ",%s,%s,%d,%s,%d", a->metric_names[ef->metric], term,
-				__builtin_popcount(ef->term), design, 1 << st->k);
-			csv_number(f, st->groups[st->cell_group[0]].metric[ef->metric].median);
-			csv_number(f, ef->value);
-			csv_number(f, ef->lo);
-			csv_number(f, ef->hi);
-			fprintf(f, ",%s\n", ef->excludes_zero ? "*" : "");
+			fprintf(f, ",%s,%d,%s,%d,%s,%s,%d", a->metric_names[ef->metric],
+				ef->c.primary, term, __builtin_popcount(ef->term), design, base,
+				1 << ds->k);
+			csv_number(f, ef->baseline);
+			csv_comparison(f, &ef->c);
+			fputc('\n', f);
 			free(term);
+			free(design);
+			free(base);
 		}
-		free(design);
 	}
 	close_output(f, path);
 }
@@ -213,12 +239,12 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 	static const char *const kinds[CHART_KINDS] = { "pulls", "migrations", "throughput", "latency", "effects", "scatter", "decisions" };
 	static const char *const scripts[CHART_KINDS] = { "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "effects.gp", "scatter.gp", "decisions.gp" };
 	static const char *const captions[CHART_KINDS] = {
-		"Load-balance pulls (lb_gained, summed over CPUs and domains) per run, by idle type: median and 95% CI of the median",
-		"Task migrations of the workload's threads per run: median and 95% CI",
-		"Throughput per run: median and 95% CI",
-		"Wake-up latency percentiles per run: median and 95% CI",
-		"Main effect of each bit in the factorial design (cell medians; 95% bootstrap CI), sorted",
-		"Migrations against throughput: one point per combination, medians with both 95% CIs",
+		"Load-balance pulls (lb_gained, summed over CPUs and domains) per run, by idle type: median and the order-statistic interval of the median, its exact level under each bar (95% needs 6 runs)",
+		"Task migrations of the workload's threads per run: median and order-statistic interval, its level under each bar",
+		"Throughput per run: median and order-statistic interval, its level under each bar",
+		"Wake-up latency percentiles per run: median and order-statistic interval, its level under each bar",
+		"Main effect of each bit in each factorial design: median over blocks of the block's effect, order-statistic interval at the level printed beside it; * = significant after Benjamini-Hochberg FDR 5% over the report's primary comparisons",
+		"Migrations against throughput: one point per combination, medians with both order-statistic intervals (levels as in the bar charts)",
 		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median; log scale, a missing bar is 0)",
 	};
 
@@ -239,7 +265,7 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 		plan[2].skip_reason = xstrdup("no records_per_s, rate_fraction or ops_per_s values (not a duty, pingpong or fork workload)");
 	if (!count_measured(a, st, latency_metrics))
 		plan[3].skip_reason = xstrdup("no wake-up latency values in this workload's runs");
-	if (!st->k)
+	if (!st->ndesigns)
 		plan[4].skip_reason = xstrdup(st->skip_effects);
 	else if (!eff)
 		plan[4].skip_reason = xstrdup("the factorial cells lack values of pulls, migrations and throughput");
@@ -266,18 +292,19 @@ static void dat_number(FILE *f, double v)
 	fprintf(f, " %s", *buf ? buf : "NaN");
 }
 
-/* combo-METRIC.dat: x median ci_lo ci_hi rgb n "combo". Without an
- * interval (n < 2) the bar ends at the median. */
+/* combo-METRIC.dat: x median ci_lo ci_hi rgb n "combo" "level". Without
+ * an interval (n < 2) the bar ends at the median. */
 static char *write_combo_metric(const struct analysis *a, const struct study *st,
 				const char *dir, int m)
 {
 	char *path = xasprintf("%s/combo-%s.dat", dir, a->metric_names[m]);
 	FILE *f = open_output(path);
 
-	fprintf(f, "# x median ci_lo ci_hi rgb n combo: %s\n", a->metric_names[m]);
+	fprintf(f, "# x median ci_lo ci_hi rgb n combo level: %s\n", a->metric_names[m]);
 	for (int g = 0; g < st->ngroups; g++) {
 		const struct sample *smp = &st->groups[g].metric[m];
 		int have_ci = !isnan(smp->ci.lo);
+		char *level;
 
 		fprintf(f, "%d", g);
 		dat_number(f, smp->median);
@@ -285,6 +312,10 @@ static char *write_combo_metric(const struct analysis *a, const struct study *st
 		dat_number(f, have_ci ? smp->ci.hi : smp->median);
 		fprintf(f, " %d %d ", a->combos[st->groups[g].combo].colour, smp->n);
 		gp_string(f, a->combos[st->groups[g].combo].name);
+		level = format_level(smp->ci.level);
+		fputc(' ', f);
+		gp_string(f, level);
+		free(level);
 		fputc('\n', f);
 	}
 	close_output(f, path);
@@ -344,10 +375,10 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 	free(path);
 }
 
-static int bit_colour(const struct analysis *a, const struct study *st, uint32_t factor)
+static int bit_colour(const struct analysis *a, const struct study *st, uint32_t bits)
 {
 	for (int g = 0; g < st->ngroups; g++)
-		if (a->combos[st->groups[g].combo].bits == factor)
+		if (a->combos[st->groups[g].combo].bits == bits)
 			return a->combos[st->groups[g].combo].colour;
 	return 0x777777;
 }
@@ -356,7 +387,16 @@ static int compare_effect_values(const void *pa, const void *pb)
 {
 	const struct effect *x = *(const struct effect *const *)pa, *y = *(const struct effect *const *)pb;
 
-	return (x->value > y->value) - (x->value < y->value);
+	return (x->c.value > y->c.value) - (x->c.value < y->c.value);
+}
+
+static int count_mains(const struct study *st, int m)
+{
+	int n = 0;
+
+	for (int e = 0; e < st->neffects; e++)
+		n += st->effects[e].metric == m && __builtin_popcount(st->effects[e].term) == 1;
+	return n;
 }
 
 static void write_effects_spec(const struct analysis *a, const struct study *st, const char *dir,
@@ -367,45 +407,70 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	FILE *f = open_output(path);
 	char *title = chart_title(st, "Main effect of each bit");
-	int n = 0, panel = 0;
+	int n = 0, panel = 0, nterms = 1;
 
 	units[2] = names[2] ? xasprintf("change in %s per run", names[2]) : NULL;
-	for (int i = 0; i < 3; i++)
-		n += names[i] && metric_index(a, names[i]) >= 0 && has_effects(st, metric_index(a, names[i]));
+	for (int i = 0; i < 3; i++) {
+		int m = names[i] ? metric_index(a, names[i]) : -1;
+
+		if (m >= 0 && has_effects(st, m)) {
+			n++;
+			if (count_mains(st, m) > nterms)
+				nterms = count_mains(st, m);
+		}
+	}
 	fputs("chart_title = ", f);
 	gp_string(f, title);
 	fprintf(f, "\nnpanels = %d\nnterms = %d\narray pfile[%d]\narray ptitle[%d]\narray pxlabel[%d]\n",
-		n, st->k, n, n, n);
+		n, nterms, n, n, n);
 	for (int i = 0; i < 3; i++) {
-		const struct effect *mains[8];
+		const struct effect **mains;
 		int m, count = 0;
 		char *dat;
 		FILE *d;
 
 		if (!names[i] || (m = metric_index(a, names[i])) < 0 || !has_effects(st, m))
 			continue;
+		mains = xmalloc(st->neffects * sizeof(*mains));
 		for (int e = 0; e < st->neffects; e++)
-			if (st->effects[e].metric == m && __builtin_popcount(st->effects[e].term) == 1)
+			if (st->effects[e].metric == m && __builtin_popcount(st->effects[e].term) == 1 &&
+			    !isnan(st->effects[e].c.value))
 				mains[count++] = &st->effects[e];
 		qsort(mains, count, sizeof(mains[0]), compare_effect_values);
 		dat = xasprintf("%s/effects-%s.dat", dir, names[i]);
 		d = open_output(dat);
-		fprintf(d, "# y effect ci_lo ci_hi rgb sig term: %s\n", names[i]);
+		fprintf(d, "# y effect ci_lo ci_hi rgb mark term: %s\n", names[i]);
 		for (int e = 0; e < count; e++) {
-			char *term = term_name(a, st, mains[e]->term);
+			const struct design *ds = &st->designs[mains[e]->design];
+			char *term = term_name(a, st, mains[e]->design, mains[e]->term);
+			char *level = format_level(mains[e]->c.level), *mark, *label;
+			uint32_t bit = ds->factor_bits[__builtin_ctz(mains[e]->term)];
 
+			if (st->ndesigns > 1) {
+				char *design = design_name(a, st, mains[e]->design);
+
+				label = xasprintf("%s (%s)", term, design);
+				free(design);
+			} else {
+				label = xstrdup(term);
+			}
+			mark = xasprintf("%s%s", level, mains[e]->c.sig ? " *" : "");
 			fprintf(d, "%d", e);
-			dat_number(d, mains[e]->value);
-			dat_number(d, mains[e]->lo);
-			dat_number(d, mains[e]->hi);
-			fprintf(d, " %d ", bit_colour(a, st, st->factor_bits[__builtin_ctz(mains[e]->term)]));
-			gp_string(d, mains[e]->excludes_zero ? "*" : "");
+			dat_number(d, mains[e]->c.value);
+			dat_number(d, isnan(mains[e]->c.lo) ? mains[e]->c.value : mains[e]->c.lo);
+			dat_number(d, isnan(mains[e]->c.hi) ? mains[e]->c.value : mains[e]->c.hi);
+			fprintf(d, " %d ", bit_colour(a, st, ds->base | bit));
+			gp_string(d, mark);
 			fputc(' ', d);
-			gp_string(d, term);
+			gp_string(d, label);
 			fputc('\n', d);
 			free(term);
+			free(level);
+			free(mark);
+			free(label);
 		}
 		close_output(d, dat);
+		free(mains);
 		panel++;
 		fprintf(f, "pfile[%d] = ", panel);
 		gp_string(f, dat);

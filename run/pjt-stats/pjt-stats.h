@@ -22,7 +22,17 @@ char *read_whole_file(const char *path, size_t *length); /* NULL if absent */
 FILE *open_output(const char *path);
 void close_output(FILE *f, const char *path);
 void make_dir(const char *path);
-void format_number(char *buf, size_t size, double v); /* "" for NaN */
+void format_number(char *buf, size_t size, double v); /* "" for NaN and +-inf */
+char *format_level(double level);                     /* "87.5%", "" for NaN */
+
+struct strmap {              /* string -> int; keys are not copied */
+	size_t cap, count;
+	const char **keys;
+	int *values;
+};
+int map_get(const struct strmap *m, const char *key); /* -1 absent */
+void map_put(struct strmap *m, const char *key, int value);
+void map_free(struct strmap *m);
 
 /* ---- csv.c: runs.csv ---- */
 enum run_status { RUN_OK, RUN_FAILED, RUN_CRASHED };
@@ -32,85 +42,127 @@ struct run_row {
 	char **text;       /* every cell as written (unquoted) */
 	double *value;     /* numeric cells; NaN = empty (not measured) */
 	enum run_status status;
+	long rep;
+	const char *boot;  /* the boot column, "1" when the file has none */
 };
 
 struct run_table {
 	char *path;
+	char *data;        /* the file, cells point into it */
 	int ncols;
 	char **names;
-	int *is_metric;    /* 1 for numeric columns from duration_s on, not status */
+	int *is_metric;    /* measurements (not seq, rep, boot, host_*, text) */
+	int *is_numeric;
 	int nrows;
 	struct run_row *rows;
+	char **cells;
+	double *values;
 	int col_seq, col_topology, col_combo, col_features, col_workload, col_rep,
-	    col_status;
+	    col_status, col_boot;
 };
 
 struct run_table *read_runs(const char *path);
 int column_index(const struct run_table *t, const char *name); /* -1 absent */
+int is_count_column(const char *name);
 
-/* ---- order.c: order statistics and resampling ---- */
-#define BOOTSTRAP_RESAMPLES 2000
-#define BOOTSTRAP_BASE_SEED UINT64_C(20121025) /* the RFC's date */
-#define EXACT_CI_MIN_N 6
+/* ---- order.c: order statistics, exact intervals and tests ---- */
+#define CI_TARGET 0.95       /* intervals aim at this level; smaller n print theirs */
+#define FDR_Q 0.05           /* Benjamini-Hochberg */
+#define EXACT_P_MAX_N 50     /* signed-rank: exact up to this many units */
+#define BASE_SEED UINT64_C(20121025) /* the RFC's date */
 
 struct rng { uint64_t state; };
 uint64_t rng_next(struct rng *r);              /* splitmix64 */
-uint64_t rng_below(struct rng *r, uint64_t n); /* uniform in [0, n) */
-struct rng rng_for_key(const char *key);       /* base seed ^ FNV-1a(key) */
+double rng_uniform(struct rng *r);             /* (0, 1) */
+double rng_normal(struct rng *r);
 
 void sort_doubles(double *v, int n);
 double quantile_sorted(const double *sorted, int n, double p); /* type 7 */
-double median_of(double *v, int n);  /* sorts v */
+double median_sorted(const double *sorted, int n); /* type 7, safe with +-inf */
 
-struct median_ci {
+struct interval {
 	double lo, hi;
-	const char *method;  /* "binomial", "bootstrap" or "" (n < 2) */
+	double level;      /* exact coverage of [x(k), x(n+1-k)]; NaN: none */
 };
-struct median_ci median_confidence(const double *sorted, int n, const char *key);
-
-/* Percentile interval (the 51st and 1950th of 2000 sorted values). */
-void percentile_interval(double *stats, int count, double *lo, double *hi);
-/* One bootstrap resample's median of v[0..n). scratch has room for n. */
-double resampled_median(struct rng *r, const double *v, int n, double *scratch);
-/* Bootstrap CI of median(b)/median(a), a and b resampled independently. */
-void ratio_confidence(const double *a, int na, const double *b, int nb,
-		      const char *key, double *lo, double *hi);
-double ratio_of(double num, double den); /* 0/0 = 1, x/0 = inf */
+/* The distribution-free interval of the median of n sorted values: order
+ * statistics (k, n+1-k), the largest k whose coverage 1 - 2 P(B <= k-1),
+ * B ~ Binomial(n, 1/2), is >= 95%; (1, n) at its own level when n <= 5. */
+struct interval median_interval(const double *sorted, int n);
+int median_interval_rank(int n, double *level);
+/* Two-sided p of the exact sign-flip permutation test of the signed ranks
+ * of d (Wilcoxon signed-rank; zeros dropped, ties mid-ranked); normal
+ * approximation above EXACT_P_MAX_N non-zero units. NaN when all are 0. */
+double signed_rank_p(const double *d, int n);
+/* Benjamini-Hochberg adjusted p-values (q) of p[0..n). */
+void bh_adjust(const double *p, double *q, int n);
+/* Unpaired: Hodges-Lehmann shift of b against a with the distribution-free
+ * interval inverted from the exact Mann-Whitney distribution, and its p. */
+struct interval shift_interval(const double *a, int na, const double *b, int nb,
+			       double *estimate, double *p);
 
 /* ---- analysis.c ---- */
+enum reference {
+	REF_STOCK, REF_LEGACY, REF_RFC_BEFORE, REF_RFC_PELT, REF_RFC_AFTER, NREFS
+};
+extern const char *const reference_names[NREFS];
+/* The references ratios are taken to (summary.csv columns ratio_to_NAME):
+ * stock and rfc-before for every combination, rfc-pelt for rfc-after (the
+ * new rules' share of the RFC's change). */
+enum { RATIO_STOCK, RATIO_RFC_BEFORE, RATIO_RFC_PELT, NRATIOS };
+extern const int ratio_reference[NRATIOS];
+extern const char *const ratio_column[NRATIOS];
+
 struct sample {              /* one metric's values in one group */
 	int n;
 	double *sorted;
 	double median, q1, q3, min, max;
-	struct median_ci ci;
+	struct interval ci;
 };
 
-struct ratio {
-	int present;
-	double value, lo, hi;
-	int excludes_one;
+/* A paired comparison (ratio) or a factorial effect: the median of its
+ * units (blocks, or boots when there are several), the order-statistic
+ * interval of the units, the signed-rank p and, for primary metrics, the
+ * Benjamini-Hochberg q over all primary comparisons of the analysis. */
+struct comparison {
+	int present;             /* value computed */
+	double value, lo, hi, level;
+	int n_units;
+	const char *unit;        /* "block" or "boot" */
+	double p, q;             /* NaN when not tested / not in the family */
+	int primary, sig;
+	const char *note;        /* why a cell is empty, or "" */
 };
 
 struct combo {
 	char *name;
 	char *features;          /* as written, "none" for no bit */
 	uint32_t bits;           /* mask over analysis.bit_names */
-	int only_project_bits;   /* no unknown bits: usable as a factorial cell */
+	int reference;           /* enum reference, or -1 */
 	int colour;              /* 0xRRGGBB */
 };
 
 struct group {               /* one study x one combo */
 	int combo;               /* index into analysis.combos */
 	int n_runs, n_ok, n_crashed, n_failed;
+	int *block_row;          /* [study.nblocks]: the ok row of each block, or -1 */
 	struct sample *metric;   /* [analysis.nmetrics] */
-	struct ratio *to_stock, *to_rfc_before;
+	struct comparison *ratio[NRATIOS]; /* [nmetrics] each */
+};
+
+/* A 2^k design: the cells base | T for every subset T of the k factors. */
+struct design {
+	uint32_t base;
+	int k;
+	uint32_t factor_bits[8];
+	int cell_group[256];     /* cell mask (over factor_bits order) -> group */
 };
 
 struct effect {
+	int design;
 	uint32_t term;           /* 1 bit = main effect, 2 bits = interaction */
 	int metric;
-	double value, lo, hi;
-	int excludes_zero;
+	double baseline;         /* median of the base cell */
+	struct comparison c;
 };
 
 struct study {               /* one topology x workload */
@@ -118,11 +170,11 @@ struct study {               /* one topology x workload */
 	int ngroups;
 	struct group *groups;    /* in display order of the combos */
 	int *measured;           /* [nmetrics]: some run has a value */
-	int stock, rfc_before, rfc_after; /* group index or -1 */
-	/* factorial design: the largest set of bits whose 2^k cells all exist */
-	int k;
-	uint32_t factor_bits[8];
-	int cell_group[256];     /* cell mask (over factor_bits order) -> group */
+	int ref[NREFS];          /* group index or -1 */
+	int nblocks, nboots;
+	int *block_boot;         /* [nblocks] boot index */
+	int ndesigns;
+	struct design *designs;
 	int neffects;
 	struct effect *effects;
 	char *skip_effects;      /* why there are no effects, or NULL */
@@ -133,6 +185,7 @@ struct analysis {
 	int nmetrics;
 	char **metric_names;
 	int *metric_col;         /* column in table, -1 for derived */
+	int *primary;            /* [nmetrics] */
 	int ncombos;
 	struct combo *combos;    /* display order */
 	int nbits;
@@ -140,13 +193,22 @@ struct analysis {
 	int nstudies;
 	struct study *studies;
 	int n_ok, n_crashed, n_failed;
+	int family;              /* primary comparisons in the BH adjustment */
+	int n_sig;
 };
 
 struct analysis *analyse(const struct run_table *t, int notes);
 int metric_index(const struct analysis *a, const char *name);
 int study_group_of(const struct study *s, int combo); /* -1 absent */
-char *term_name(const struct analysis *a, const struct study *s, uint32_t term);
-char *design_name(const struct analysis *a, const struct study *st); /* bits joined by + */
+char *term_name(const struct analysis *a, const struct study *s, int design, uint32_t term);
+char *design_name(const struct analysis *a, const struct study *st, int design);
+char *base_name(const struct analysis *a, uint32_t bits); /* "none" or A+B */
+/* "unit" interval for a set of paired units (sorted in place). */
+void comparison_of_units(struct comparison *c, double *units, int n, const char *unit);
+/* Paired values d[i] from boot[i] (0..nboots-1): each boot's median when
+ * the values come from two or more boots, else d itself; returns the count. */
+int boot_units(double *d, const int *boot, int n, int nboots, const char **unit);
+int is_primary_metric(const char *name);
 
 /* ---- output.c ---- */
 struct chart_plan {
@@ -165,9 +227,15 @@ void write_plot_data(const struct analysis *a, const char *dir);
 char *study_slug(const struct analysis *a, int s);
 
 /* ---- report.c ---- */
+/* report.md and report.html with one marker line per chart; embed_charts
+ * replaces the markers once the charts are drawn (no second analysis). */
 void write_report(const struct analysis *a, const char *results_dir);
+int embed_charts(const char *results_dir);
 
 /* ---- compare.c ---- */
 int compare_results(const char *dir_a, const char *dir_b);
+
+/* ---- main.c ---- */
+int coverage_simulation(int argc, char **argv);
 
 #endif

@@ -117,32 +117,81 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
 	}
 }
 
+#define CHART_MARKER "<!-- pjt-chart "
+
+/* A marker line, replaced by embed_charts once the charts are drawn. */
 static void chart(struct doc *d, const struct chart_plan *plan)
 {
-	char *png = xasprintf("%s/charts/%s.png", d->dir, plan->name);
+	fprintf(d->md, CHART_MARKER "%s\t%s -->\n\n", plan->name, plan->caption);
+	fprintf(d->html, CHART_MARKER "%s\t%s -->\n", plan->name, plan->caption);
+}
+
+static void embed_one(FILE *out, const char *dir, const char *name, const char *caption, int html)
+{
+	char *png = xasprintf("%s/charts/%s.png", dir, name);
 	size_t len;
 	char *data = read_whole_file(png, &len);
 
 	if (!data) {
-		char *text = xasprintf("Chart %s was not rendered (see charts/%s.log): %s.",
-				       plan->name, plan->name, plan->caption);
-
-		para(d, text);
-		free(text);
-		free(png);
-		return;
+		fprintf(out, html ? "<p>Chart %s was not rendered (see charts/%s.log): " : "Chart %s was not rendered (see charts/%s.log): ",
+			name, name);
+		if (html)
+			html_escaped(out, caption);
+		else
+			fputs(caption, out);
+		fputs(html ? ".</p>\n" : ".\n", out);
+	} else if (!html) {
+		fprintf(out, "![%s](charts/%s.png)\n\n*%s* ([SVG](charts/%s.svg))\n", caption, name,
+			caption, name);
+	} else {
+		fputs("<figure><img alt=\"", out);
+		html_escaped(out, caption);
+		fputs("\" src=\"data:image/png;base64,", out);
+		base64(out, (const unsigned char *)data, len);
+		fputs("\"><figcaption>", out);
+		html_escaped(out, caption);
+		fprintf(out, " (<a href=\"charts/%s.svg\">SVG</a>)</figcaption></figure>\n", name);
 	}
-	fprintf(d->md, "![%s](charts/%s.png)\n\n*%s* ([SVG](charts/%s.svg))\n\n", plan->caption,
-		plan->name, plan->caption, plan->name);
-	fputs("<figure><img alt=\"", d->html);
-	html_escaped(d->html, plan->caption);
-	fputs("\" src=\"data:image/png;base64,", d->html);
-	base64(d->html, (const unsigned char *)data, len);
-	fputs("\"><figcaption>", d->html);
-	html_escaped(d->html, plan->caption);
-	fprintf(d->html, " (<a href=\"charts/%s.svg\">SVG</a>)</figcaption></figure>\n", plan->name);
 	free(data);
 	free(png);
+}
+
+static void embed_file(const char *dir, const char *file, int html)
+{
+	char *path = xasprintf("%s/%s", dir, file);
+	char *text = read_whole_file(path, NULL), *line, *next;
+	FILE *out;
+
+	if (!text)
+		die_input("pjt-stats: %s: no such file (run pjt-stats --report first)", path);
+	out = open_output(path);
+	for (line = text; *line; line = next) {
+		char *nl = strchr(line, '\n'), *tab;
+
+		next = nl ? nl + 1 : line + strlen(line);
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(line, CHART_MARKER, strlen(CHART_MARKER)) &&
+		    (tab = strchr(line, '\t')) && strlen(tab) >= 4 &&
+		    !strcmp(line + strlen(line) - 4, " -->")) {
+			*tab = '\0';
+			line[strlen(line + 0)] = '\0';
+			tab[1 + strlen(tab + 1) - 4] = '\0';
+			embed_one(out, dir, line + strlen(CHART_MARKER), tab + 1, html);
+		} else {
+			fprintf(out, "%s%s", line, nl ? "\n" : "");
+		}
+	}
+	close_output(out, path);
+	free(text);
+	free(path);
+}
+
+int embed_charts(const char *results_dir)
+{
+	embed_file(results_dir, "report.md", 0);
+	embed_file(results_dir, "report.html", 1);
+	return 0;
 }
 
 /* Readable numbers: thousands separators for large values, a few
@@ -178,7 +227,7 @@ static char *human(double v)
 
 static char *median_cell(const struct sample *s)
 {
-	char *m = human(s->median), *lo, *hi, *cell;
+	char *m = human(s->median), *lo, *hi, *level, *cell;
 
 	if (!s->n)
 		cell = xstrdup("-");
@@ -187,7 +236,9 @@ static char *median_cell(const struct sample *s)
 	else {
 		lo = human(s->ci.lo);
 		hi = human(s->ci.hi);
-		cell = xasprintf("%s [%s, %s] (n=%d)", m, lo, hi, s->n);
+		level = format_level(s->ci.level);
+		cell = xasprintf("%s [%s, %s] %s (n=%d)", m, lo, hi, level, s->n);
+		free(level);
 		free(lo);
 		free(hi);
 	}
@@ -195,15 +246,47 @@ static char *median_cell(const struct sample *s)
 	return cell;
 }
 
-static char *ratio_cell(const struct ratio *r)
+static char *ratio_number(double v)
 {
-	if (!r->present)
-		return xstrdup("-");
-	if (isnan(r->lo))
-		return xasprintf("%.3f", r->value);
-	return xasprintf("%.3f [%.3f, %.3f]%s", r->value, r->lo, r->hi, r->excludes_one ? " *" : "");
+	return isfinite(v) ? xasprintf("%.3f", v) : xstrdup(isinf(v) ? "unbounded" : "-");
 }
 
+/* "0.400 [0.350, 0.450] 96.88%, 6 blocks, q=0.004 *" */
+static char *comparison_cell(const struct comparison *c, int is_ratio)
+{
+	char *v, *lo, *hi, *level, *q, *cell;
+
+	if (!c)
+		return xstrdup("-");
+	if (isnan(c->value))
+		return xasprintf("- (%s)", *c->note ? c->note : "no value");
+	v = is_ratio ? ratio_number(c->value) : human(c->value);
+	if (isnan(c->level)) {
+		cell = xasprintf("%s (%d %s%s)", v, c->n_units, c->unit, c->n_units == 1 ? "" : "s");
+		free(v);
+		return cell;
+	}
+	lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
+	hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
+	level = format_level(c->level);
+	q = !c->primary ? xstrdup("") : isnan(c->q) ? xstrdup(", no test") : xasprintf(", q=%.3g", c->q);
+	cell = xasprintf("%s [%s, %s] %s, %d %ss%s%s", v, lo, hi, level, c->n_units, c->unit, q,
+			 c->sig ? " *" : "");
+	free(v);
+	free(lo);
+	free(hi);
+	free(level);
+	free(q);
+	return cell;
+}
+
+static char *star_legend(const struct analysis *a)
+{
+	return xasprintf("* = significant after Benjamini-Hochberg FDR 5%% over %d comparisons (the primary metrics' ratios and effects of this report; %d significant). Secondary metrics carry no stars.",
+			 a->family, a->n_sig);
+}
+
+static void include_file(struct doc *d, const char *label, const char *name);
 static void include_file(struct doc *d, const char *label, const char *name)
 {
 	char *path = xasprintf("%s/%s", d->dir, name);
@@ -300,65 +383,80 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	fputs("\n", d->md);
 }
 
-static void how_to_read(struct doc *d)
+static void how_to_read(struct doc *d, const struct analysis *a)
 {
+	char *legend = star_legend(a);
+
 	heading(d, 2, "How to read the numbers");
-	para(d, "Every cell is the median over the ok runs of one combination, with its 95% confidence interval in brackets and the number of runs n. Medians and quartiles use Hyndman-Fan type 7 quantiles (R's default). The interval of a median is the exact order-statistic (binomial) interval for n >= 6 and a percentile bootstrap of the median for 2 <= n < 6; with one run there is none.");
-	para(d, "A ratio is median(combination) / median(reference) with a bootstrap interval (2000 resamples of both sides, splitmix64 with a fixed seed per statistic, so the numbers repeat exactly). A * marks an interval that excludes 1 (no change); an interval containing 1 means these runs cannot tell the two apart. Intervals from fewer than 6 runs are bootstrap intervals of very few values and usually too narrow. Factorial effects are on cell medians; * marks an interval that excludes 0.");
+	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
+	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). Factorial effects likewise: every block gives the effect on its own runs, in the metric's units. A ratio to a reference median of 0 is left empty with a note.");
+	para(d, "Tests: the exact sign-flip permutation test of the units' signed ranks (Wilcoxon signed-rank; normal approximation above 50 units). Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 0.125, so nothing can be significant: 8 or more blocks are needed.");
+	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
+	para(d, "Reference points are found by their feature sets, whatever the combination is called: stock = no bit; legacy-6.1 = LEGACY_LOAD; rfc-before = PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD (3.7's rules on the instantaneous metric, the RFC's Without_patchset); rfc-pelt = the same four rule bits without LEGACY_LOAD; rfc-after = the six PJT_* bits (With_patchset).");
+	free(legend);
 }
 
-static const struct ratio *ratio_between(const struct study *st, int g, int ref, int m)
+static const struct comparison *ratio_of_group(const struct study *st, int g, int r, int m)
 {
-	if (ref == st->stock)
-		return &st->groups[g].to_stock[m];
-	if (ref == st->rfc_before)
-		return &st->groups[g].to_rfc_before[m];
-	return NULL;
+	if (g < 0 || !st->groups[g].ratio[r])
+		return NULL;
+	return &st->groups[g].ratio[r][m];
 }
 
-/* "rfc-after made 23.0% fewer pulls than rfc-before (ratio 0.770, 95% CI
- * 0.700..0.850): the interval excludes 1." */
+/* "rfc-after had 23.0% fewer pulls than rfc-before (ratio 0.770, 96.88%
+ * interval 0.700..0.850 over 6 blocks; q = 0.01, significant *)." */
 static char *comparison_sentence(const struct analysis *a, const struct study *st, int g,
-				 int ref, int m, const char *noun_more, const char *noun_less,
+				 int r, int m, const char *noun_more, const char *noun_less,
 				 double rfc_ratio)
 {
-	const struct ratio *r = ratio_between(st, g, ref, m);
+	const struct comparison *c = ratio_of_group(st, g, r, m);
 	const char *name = a->combos[st->groups[g].combo].name;
-	const char *ref_name = a->combos[st->groups[ref].combo].name;
-	char *s, *rfc = NULL, *base;
+	int ref = st->ref[ratio_reference[r]];
+	const char *ref_name = ref >= 0 ? a->combos[st->groups[ref].combo].name : reference_names[ratio_reference[r]];
+	char *s, *rfc = NULL, *base, *level;
 
-	if (!r || !r->present)
-		return xasprintf("%s against %s (%s): no values on one side.", name, ref_name,
+	if (!c || !c->n_units)
+		return xasprintf("%s against %s (%s): no block holds both.", name, ref_name,
 				 a->metric_names[m]);
-	if (isinf(r->value) || isnan(r->value))
-		base = xasprintf("%s against %s (%s): the reference median is 0, so no ratio.",
-				 name, ref_name, a->metric_names[m]);
-	else {
-		char *change = r->value == 1
-			? xasprintf("%s had the same median %s as %s", name, a->metric_names[m], ref_name)
-			: xasprintf("%s had %.1f%% %s than %s", name, fabs(r->value - 1) * 100,
-				    r->value < 1 ? noun_less : noun_more, ref_name);
+	if (isnan(c->value))
+		return xasprintf("%s against %s (%s): no ratio: %s.", name, ref_name,
+				 a->metric_names[m], c->note);
+	char *change = c->value == 1
+		? xasprintf("%s had the same median %s as %s", name, a->metric_names[m], ref_name)
+		: xasprintf("%s had %.1f%% %s than %s", name, fabs(c->value - 1) * 100,
+			    c->value < 1 ? noun_less : noun_more, ref_name);
 
-		if (isnan(r->lo))
-			base = xasprintf("%s (ratio %.3f; too few runs for an interval).", change, r->value);
-		else
-			base = xasprintf("%s (ratio %.3f, 95%% CI %.3f..%.3f): %s.", change, r->value, r->lo, r->hi,
-				 r->excludes_one ? "the 95% interval excludes 1, the no-change value"
-					 : "the 95% interval includes 1, so these runs cannot tell the two apart");
-		free(change);
+	level = format_level(c->level);
+	if (isnan(c->level))
+		base = xasprintf("%s (paired ratio %.3f over %d %s; too few for an interval).", change,
+				 c->value, c->n_units, c->unit);
+	else {
+		char *lo = ratio_number(c->lo), *hi = ratio_number(c->hi);
+		char *verdict = !c->primary ? xstrdup("a secondary metric, not tested")
+			: isnan(c->q) ? xstrdup("no test possible")
+			: xasprintf("Benjamini-Hochberg q = %.3g: %s", c->q,
+				    c->sig ? "significant *" : "not significant after the adjustment");
+
+		base = xasprintf("%s (paired ratio %.3f, %s interval %s..%s over %d %ss; %s).", change,
+				 c->value, level, lo, hi, c->n_units, c->unit, verdict);
+		free(lo);
+		free(hi);
+		free(verdict);
 	}
-	if (!isnan(rfc_ratio) && !isnan(r->lo) && !isinf(r->hi))
+	free(change);
+	free(level);
+	if (!isnan(rfc_ratio) && !isnan(c->lo) && !isnan(c->hi))
 		rfc = xasprintf(" The RFC's ratio, %.3f, is %s our interval.", rfc_ratio,
-				rfc_ratio >= r->lo && rfc_ratio <= r->hi ? "inside" : "outside");
+				rfc_ratio >= c->lo && rfc_ratio <= c->hi ? "inside" : "outside");
 	s = xasprintf("%s%s", base, rfc ? rfc : "");
 	free(base);
 	free(rfc);
 	return s;
 }
 
-/* Percentile bootstraps of 2 to 5 values cover less than they claim;
- * say so wherever such intervals are shown. */
+/* Say at which level the intervals of this study are when some are below
+ * 95% for want of runs. */
 static void few_runs_caveat(struct doc *d, const struct analysis *a, const struct study *st)
 {
 	int fewest = -1;
@@ -370,12 +468,19 @@ static void few_runs_caveat(struct doc *d, const struct analysis *a, const struc
 			if (st->measured[m] && n > 0 && (fewest < 0 || n < fewest))
 				fewest = n;
 		}
-	if (fewest >= 0 && fewest < EXACT_CI_MIN_N) {
-		char *text = xasprintf("Caution: some cells have only %d ok runs. Below %d runs the intervals are bootstrap intervals of very few values, which are usually too narrow; read them as indicative and run more repetitions before relying on a difference.",
-				       fewest, EXACT_CI_MIN_N);
+	if (fewest >= 0 && fewest < 6) {
+		double level;
+		char *l, *text;
 
+		median_interval_rank(fewest, &level);
+		l = format_level(level);
+		text = fewest < 2
+			? xasprintf("Caution: some cells have only %d ok run: no interval.", fewest)
+			: xasprintf("Caution: some cells have only %d ok runs, so their intervals are (min, max), a %s interval, not 95%%; 6 runs give 96.9%%.",
+				    fewest, l);
 		para(d, text);
 		free(text);
+		free(l);
 	}
 }
 
@@ -389,6 +494,20 @@ static int is_rfc_workload(const char *workload)
 
 	free(padded);
 	return match;
+}
+
+static void rfc_bullet(struct doc *d, const struct analysis *a, const struct study *st, int g, int r,
+		       int m, const char *more, const char *less, double rfc, const char *label)
+{
+	char *text, *line;
+
+	if (g < 0 || st->ref[ratio_reference[r]] < 0)
+		return;
+	text = comparison_sentence(a, st, g, r, m, more, less, rfc);
+	line = xasprintf("%s%s", label, text);
+	bullet(d, line);
+	free(line);
+	free(text);
 }
 
 static void rfc_section(struct doc *d, const struct analysis *a)
@@ -413,7 +532,7 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		table_end(d);
 		free(row2[3]);
 	}
-	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared.");
+	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared. The RFC's change is rfc-after against rfc-before; it is decomposed into the metric's effect (rfc-pelt against rfc-before: the four 3.7 rule bits on PELT instead of the instantaneous weight) and the new rules' effect (rfc-after against rfc-pelt: + PJT_SHORT_TASKS + PJT_BUSIEST), each a paired ratio.");
 	for (int s = 0; s < a->nstudies; s++)
 		any_rfc_workload |= is_rfc_workload(a->studies[s].workload);
 	para(d, any_rfc_workload
@@ -424,12 +543,12 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 			continue;
 		const struct study *st = &a->studies[s];
 		const char *tput = throughput_metric(a, st);
-		int refs[3] = { st->rfc_after, st->rfc_before, st->stock };
+		static const int shown_refs[] = { REF_RFC_AFTER, REF_RFC_PELT, REF_RFC_BEFORE, REF_LEGACY, REF_STOCK };
 		const char *metrics[3] = { "lb_pulls_total", "migrations", tput };
-		char *title, *headers[4] = { "combination", NULL, NULL, NULL };
-		int nm = 0;
+		char *title, *headers[5] = { "combination", "features", NULL, NULL, NULL };
+		int nm = 0, after = st->ref[REF_RFC_AFTER], pelt = st->ref[REF_RFC_PELT];
 
-		if (st->rfc_after < 0 && st->rfc_before < 0)
+		if (after < 0 && st->ref[REF_RFC_BEFORE] < 0)
 			continue;
 		shown++;
 		title = xasprintf("%s (topology %s)", st->workload, st->topology);
@@ -438,47 +557,42 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		for (int i = 0; i < 3; i++)
 			if (metrics[i] && metric_index(a, metrics[i]) >= 0 &&
 			    st->measured[metric_index(a, metrics[i])])
-				headers[1 + nm++] = (char *)metrics[i];
-		table_begin(d, headers, 1 + nm);
-		for (int i = 0; i < 3; i++) {
-			char *cells[4];
+				headers[2 + nm++] = (char *)metrics[i];
+		table_begin(d, headers, 2 + nm);
+		for (int i = 0; i < 5; i++) {
+			int g = st->ref[shown_refs[i]];
+			char *cells[5];
 
-			if (refs[i] < 0)
+			if (g < 0)
 				continue;
-			cells[0] = a->combos[st->groups[refs[i]].combo].name;
+			cells[0] = a->combos[st->groups[g].combo].name;
+			cells[1] = a->combos[st->groups[g].combo].features;
 			for (int j = 0; j < nm; j++)
-				cells[1 + j] = median_cell(&st->groups[refs[i]].metric[metric_index(a, headers[1 + j])]);
-			table_row(d, cells, 1 + nm, 0);
+				cells[2 + j] = median_cell(&st->groups[g].metric[metric_index(a, headers[2 + j])]);
+			table_row(d, cells, 2 + nm, 0);
 			for (int j = 0; j < nm; j++)
-				free(cells[1 + j]);
+				free(cells[2 + j]);
 		}
 		table_end(d);
 		few_runs_caveat(d, a, st);
+		if (after >= 0 && pelt < 0)
+			para(d, "rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix: the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here.");
 		for (int j = 0; j < nm; j++) {
-			int m = metric_index(a, headers[1 + j]);
-			int pulls = !strcmp(headers[1 + j], "lb_pulls_total");
-			int is_tput = tput && !strcmp(headers[1 + j], tput);
+			int m = metric_index(a, headers[2 + j]);
+			int pulls = !strcmp(headers[2 + j], "lb_pulls_total");
+			int is_tput = tput && !strcmp(headers[2 + j], tput);
 			double rfc = pulls ? rfc_pulls_after / rfc_pulls_before
 				: is_tput && !strcmp(tput, "records_per_s") ? rfc_records_after / rfc_records_before : NAN;
 			const char *more = pulls ? "more pulls" : is_tput ? "higher throughput" : "more migrations";
 			const char *less = pulls ? "fewer pulls" : is_tput ? "lower throughput" : "fewer migrations";
-			char *text;
 
-			if (st->rfc_after >= 0 && st->rfc_before >= 0) {
-				text = comparison_sentence(a, st, st->rfc_after, st->rfc_before, m, more, less, rfc);
-				bullet(d, text);
-				free(text);
+			rfc_bullet(d, a, st, after, RATIO_RFC_BEFORE, m, more, less, rfc, "The RFC's change: ");
+			if (pelt >= 0) {
+				rfc_bullet(d, a, st, pelt, RATIO_RFC_BEFORE, m, more, less, NAN, "Metric's effect: ");
+				rfc_bullet(d, a, st, after, RATIO_RFC_PELT, m, more, less, NAN, "New rules' effect: ");
 			}
-			if (st->stock >= 0 && st->rfc_after >= 0) {
-				text = comparison_sentence(a, st, st->rfc_after, st->stock, m, more, less, NAN);
-				bullet(d, text);
-				free(text);
-			}
-			if (st->stock >= 0 && st->rfc_before >= 0) {
-				text = comparison_sentence(a, st, st->rfc_before, st->stock, m, more, less, NAN);
-				bullet(d, text);
-				free(text);
-			}
+			rfc_bullet(d, a, st, after, RATIO_STOCK, m, more, less, NAN, "");
+			rfc_bullet(d, a, st, st->ref[REF_RFC_BEFORE], RATIO_STOCK, m, more, less, NAN, "");
 		}
 		fputs("\n", d->md);
 	}
@@ -486,39 +600,73 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		para(d, "No workload ran both rfc-after and rfc-before, so the RFC's comparison cannot be repeated from these results.");
 }
 
-/* A cell of a per-metric table: group g, metric m, against group ref. */
-typedef char *table_cell(const struct study *st, int g, int m, int ref);
+/* A cell of a per-metric table: group g, metric m, ratio r. */
+typedef char *table_cell(const struct study *st, int g, int m, int r);
 
-static char *median_table_cell(const struct study *st, int g, int m, int ref)
+static char *median_table_cell(const struct study *st, int g, int m, int r)
 {
-	(void)ref;
+	(void)r;
 	return median_cell(&st->groups[g].metric[m]);
 }
 
-static char *ratio_table_cell(const struct study *st, int g, int m, int ref)
+static char *ratio_table_cell(const struct study *st, int g, int m, int r)
 {
-	return g == ref ? xstrdup("1 (reference)") : ratio_cell(ratio_between(st, g, ref, m));
+	return g == st->ref[ratio_reference[r]] ? xstrdup("1 (reference)")
+		: comparison_cell(ratio_of_group(st, g, r, m), 1);
 }
 
-/* One row per measured metric, one column per combination. */
+/* One row per measured metric (primary first), one column per combination. */
 static void metric_table(struct doc *d, const struct analysis *a, const struct study *st,
-			 char **headers, int ref, table_cell *cell)
+			 char **headers, int r, table_cell *cell)
 {
 	char **cells = xmalloc((st->ngroups + 1) * sizeof(char *));
 
 	table_begin(d, headers, st->ngroups + 1);
-	for (int m = 0; m < a->nmetrics; m++) {
-		if (!st->measured[m])
-			continue;
-		cells[0] = a->metric_names[m];
-		for (int g = 0; g < st->ngroups; g++)
-			cells[1 + g] = cell(st, g, m, ref);
-		table_row(d, cells, st->ngroups + 1, 0);
-		for (int g = 0; g < st->ngroups; g++)
-			free(cells[1 + g]);
-	}
+	for (int pass = 1; pass >= 0; pass--)
+		for (int m = 0; m < a->nmetrics; m++) {
+			if (!st->measured[m] || a->primary[m] != pass)
+				continue;
+			cells[0] = pass ? xasprintf("%s (primary)", a->metric_names[m]) : xstrdup(a->metric_names[m]);
+			for (int g = 0; g < st->ngroups; g++)
+				cells[1 + g] = cell(st, g, m, r);
+			table_row(d, cells, st->ngroups + 1, 0);
+			for (int g = 0; g <= st->ngroups; g++)
+				free(cells[g]);
+		}
 	table_end(d);
 	free(cells);
+}
+
+static void effects_tables(struct doc *d, const struct analysis *a, const struct study *st)
+{
+	for (int i = 0; i < st->ndesigns; i++) {
+		const struct design *ds = &st->designs[i];
+		char *eh[] = { "term", "metric", "effect [interval] level, units, q" };
+		char *design = design_name(a, st, i), *base = base_name(a, ds->base);
+		char *title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects in the metric's units, per block on the block's own runs; A:B is the two-way interaction (all metrics in effects.csv):",
+					i + 1, design, 1 << ds->k, base);
+
+		para(d, title);
+		free(title);
+		free(design);
+		free(base);
+		table_begin(d, eh, 3);
+		for (int e = 0; e < st->neffects; e++) {
+			const struct effect *ef = &st->effects[e];
+			const char *metric = a->metric_names[ef->metric];
+			char *row[3];
+
+			if (ef->design != i || !a->primary[ef->metric])
+				continue;
+			row[0] = term_name(a, st, i, ef->term);
+			row[1] = (char *)metric;
+			row[2] = comparison_cell(&ef->c, 0);
+			table_row(d, row, 3, 0);
+			free(row[0]);
+			free(row[2]);
+		}
+		table_end(d);
+	}
 }
 
 static void study_section(struct doc *d, const struct analysis *a, int s)
@@ -533,53 +681,29 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 	headers[0] = "metric";
 	for (int g = 0; g < st->ngroups; g++)
 		headers[1 + g] = a->combos[st->groups[g].combo].name;
-	para(d, "Median [95% CI] (n) per combination:");
+	title = xasprintf("Median [interval] level (n) per combination, over %d blocks in %d boot%s:",
+			  st->nblocks, st->nboots, st->nboots == 1 ? "" : "s");
+	para(d, title);
+	free(title);
 	few_runs_caveat(d, a, st);
 	metric_table(d, a, st, headers, -1, median_table_cell);
-	for (int pass = 0; pass < 2; pass++) {
-		int ref = pass ? st->rfc_before : st->stock;
+	for (int r = 0; r < 2; r++) {
+		int ref = st->ref[ratio_reference[r]];
+		char *legend;
 
 		if (ref < 0)
 			continue;
-		title = xasprintf("Ratio to %s [95%% CI], * = the interval excludes 1:",
-				  a->combos[st->groups[ref].combo].name);
+		legend = star_legend(a);
+		title = xasprintf("Paired ratio to %s (features %s) [interval] level, units, q. %s",
+				  a->combos[st->groups[ref].combo].name,
+				  a->combos[st->groups[ref].combo].features, legend);
 		para(d, title);
 		free(title);
-		metric_table(d, a, st, headers, ref, ratio_table_cell);
+		free(legend);
+		metric_table(d, a, st, headers, r, ratio_table_cell);
 	}
-	if (st->k) {
-		char *eh[] = { "term", "metric", "effect [95% CI]" };
-		char *design = design_name(a, st);
-		const char *tput = throughput_metric(a, st);
-
-		title = xasprintf("Factorial design over %s (%d cells). Effects on cell medians, in the metric's units; A:B is the two-way interaction of A and B; * = the interval excludes 0 (all metrics in effects.csv):",
-				  design, 1 << st->k);
-		para(d, title);
-		free(title);
-		free(design);
-		table_begin(d, eh, 3);
-		for (int e = 0; e < st->neffects; e++) {
-			const struct effect *ef = &st->effects[e];
-			const char *metric = a->metric_names[ef->metric];
-			char *row[3], *v, *lo, *hi;
-
-			if (strcmp(metric, "lb_pulls_total") && strcmp(metric, "migrations") &&
-			    strcmp(metric, "wakeup_p99_us") && !(tput && !strcmp(metric, tput)))
-				continue;
-			v = human(ef->value);
-			lo = human(ef->lo);
-			hi = human(ef->hi);
-			row[0] = term_name(a, st, ef->term);
-			row[1] = (char *)metric;
-			row[2] = xasprintf("%s [%s, %s]%s", v, lo, hi, ef->excludes_zero ? " *" : "");
-			table_row(d, row, 3, 0);
-			free(row[0]);
-			free(row[2]);
-			free(v);
-			free(lo);
-			free(hi);
-		}
-		table_end(d);
+	if (st->ndesigns) {
+		effects_tables(d, a, st);
 	} else {
 		title = xasprintf("No factorial effects: %s.", st->skip_effects);
 		para(d, title);
@@ -651,7 +775,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	html_escaped(d.html, title);
 	fputs("</h1>\n", d.html);
 	what_was_run(&d, a);
-	how_to_read(&d);
+	how_to_read(&d, a);
 	rfc_section(&d, a);
 	for (int s = 0; s < a->nstudies; s++)
 		study_section(&d, a, s);

@@ -132,12 +132,79 @@ void make_dir(const char *path)
 
 void format_number(char *buf, size_t size, double v)
 {
-	if (isnan(v))
-		buf[0] = '\0';
-	else if (isinf(v))
-		snprintf(buf, size, v > 0 ? "inf" : "-inf");
+	if (!isfinite(v))
+		buf[0] = '\0'; /* not measured, or unbounded: the note says which */
 	else if (v == 0)
 		snprintf(buf, size, "0"); /* no "-0" */
 	else
 		snprintf(buf, size, "%.10g", v);
+}
+
+/* Open-addressing string map (FNV-1a); keys are not copied. */
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static void map_grow(struct strmap *m)
+{
+	struct strmap old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->keys = xcalloc(m->cap, sizeof(char *));
+	m->values = xmalloc(m->cap * sizeof(int));
+	m->count = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i])
+			map_put(m, old.keys[i], old.values[i]);
+	free(old.keys);
+	free(old.values);
+}
+
+int map_get(const struct strmap *m, const char *key)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = fnv1a(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (!strcmp(m->keys[i], key))
+			return m->values[i];
+	return -1;
+}
+
+void map_put(struct strmap *m, const char *key, int value)
+{
+	size_t i;
+
+	if (2 * (m->count + 1) > m->cap)
+		map_grow(m);
+	for (i = fnv1a(key) & (m->cap - 1); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (!strcmp(m->keys[i], key)) {
+			m->values[i] = value;
+			return;
+		}
+	m->keys[i] = key;
+	m->values[i] = value;
+	m->count++;
+}
+
+void map_free(struct strmap *m)
+{
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
+}
+
+/* An interval's level as a percentage: 87.5%, 93.75%, 97.85%. */
+char *format_level(double level)
+{
+	char buf[32];
+
+	if (isnan(level))
+		return xstrdup("");
+	snprintf(buf, sizeof(buf), "%.4g%%", level * 100);
+	return xstrdup(buf);
 }
