@@ -236,5 +236,166 @@ check "run/compare names the cells only one side has" \
 check "run/compare: a folder without runs.csv exits 2 with a message" \
 	sh -c "'$top/run/compare' '$res' '$tmp' 2>'$tmp/cerr'; [ \$? -eq 2 ] && grep -q 'runs.csv' '$tmp/cerr'"
 
+
+# ---- coverage: simulated lognormal data with known medians (order.c's
+# own intervals). 20000 replications: the standard error of a coverage
+# near 0.9 is 0.002, so a tolerance of 0.01 holds the claimed level and
+# still tells 93.75% (n=5) from the 95% a bootstrap label would claim.
+coverage() { # coverage KIND N: the empirical coverage within 0.01 of the claim
+	line=$("$top/build/pjt-stats" --coverage "$1" "$2" 20000 "$2") || return 1
+	echo "$line"
+	echo "$line" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { d = v["empirical"] - v["claimed"]; if (d < 0) d = -d
+		      exit !(d <= 0.01 && (v["null_rejections"] == "" || v["null_rejections"] <= 0.06)) }'
+}
+for kind in median ratio boots; do
+	for size in 3 4 5 7 10; do
+		check "coverage of the $kind interval at n=$size is its printed level (+-0.01); null rejections <= 6%" \
+			coverage $kind $size
+	done
+done
+misstated() { # the 5-run interval is not a 95% one: the tolerance can tell
+	"$top/build/pjt-stats" --coverage median 5 20000 5 | awk '{ split($5, kv, "="); e = kv[2] }
+		END { d = e - 0.95; if (d < 0) d = -d; exit !(d > 0.01) }'
+}
+check "the coverage test would fail a 5-run interval labelled 95% (93.75% is more than 0.01 away)" misstated
+check "levels of (min, max): n=2 50%, 3 75%, 4 87.5%, 5 93.75%; n=6 96.875%" \
+	sh -c "for n in 2 3 4 5 6; do '$top/build/pjt-stats' --coverage median \$n 1 1; done |
+	       awk '{ split(\$4, kv, \"=\"); printf \"%s \", kv[2] }' | grep -qx '0.5000 0.7500 0.8750 0.9375 0.9688 '"
+
+# ---- multiplicity: null data shaped like quick.matrix (6 combos x 2
+# workloads, no real difference anywhere). With Benjamini-Hochberg over
+# the ~100 primary comparisons a star on null data is rare: at most 1 of
+# 12 seeds may have any (its expected rate is <= 5%); without the
+# adjustment every seed would have several.
+null_runs() { # null_runs REPS: seeds with any star, total stars, total family
+	any=0 total=0 family=0 secondary=0
+	for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		gen "$tmp/null.csv" seed=$seed reps=$1
+		"$top/run/stats" -q -o "$tmp/null" "$tmp/null.csv" || return 1
+		set -- "$1" $(stars "$tmp/null")
+		[ "$2" -gt 0 ] && any=$((any + 1))
+		total=$((total + $2)) family=$((family + $3)) secondary=$((secondary + $4))
+		set -- "$1"
+	done
+	echo "$1 reps: $any seeds of 12 with a star, $total stars in $family comparisons, $secondary on secondary metrics"
+}
+null_ok() { # null_ok REPS MAX_SEEDS_WITH_A_STAR
+	out=$(null_runs "$1") || return 1
+	echo "$out"
+	set -- "$2" $out
+	[ "$4" -le "$1" ] && [ "$((${11} * 100))" -le "$((${14} * 5))" ] && [ "${16}" -eq 0 ] && [ "${14}" -ge 1000 ]
+}
+check "null data, 4 reps: no star at all (4 blocks: the smallest sign-flip p is 2/16)" null_ok 4 0
+check "null data, 8 reps: at most 1 of 12 seeds with a star, stars <= 5% of comparisons, none secondary" null_ok 8 1
+gen "$tmp/real.csv" seed=1 reps=8 effect=rfc-after:0.5
+"$top/run/stats" -q -o "$tmp/real" "$tmp/real.csv"
+check "a real effect (rfc-after halves the primary metrics, 8 reps) is starred after the adjustment" \
+	expect_fields "$tmp/real/summary.csv" rfc-after duty lb_pulls_total "ratio_to_stock_sig=* ratio_to_rfc_before_sig=*"
+check "... but not on a secondary metric that did not change (duration_s has no star)" \
+	expect_fields "$tmp/real/summary.csv" rfc-after duty duration_s "primary=0 ratio_to_stock_sig="
+
+# ---- the design: blocks, boots, columns by name, references by feature set
+gen "$tmp/boots.csv" seed=2 reps=4 boots=3 extra=1
+"$top/run/stats" -q -o "$tmp/boots" "$tmp/boots.csv"
+check "3 boots: the ratio's units are the boots (3, at 75%), not the 12 blocks" \
+	expect_fields "$tmp/boots/summary.csv" rfc-after duty migrations "ratio_to_stock_units=3 ratio_to_stock_unit=boot ratio_to_stock_level=75"
+effect_is() { # effect_is FILE METRIC TERM COLUMN VALUE
+	got=$(effect_of "$1" "$2" "$3" "$4")
+	[ "$got" = "$5" ] || { echo "$2 $3 $4: got '$got', want '$5'"; return 1; }
+}
+check "3 boots: effects too are over the 3 boots" \
+	effect_is "$tmp/boots/effects.csv" migrations PJT_SHORT_TASKS units 3
+gen "$tmp/oneboot.csv" seed=2 reps=4 boots=1 extra=1
+"$top/run/stats" -q -o "$tmp/oneboot" "$tmp/oneboot.csv"
+check "1 boot: the units are the 4 blocks (87.5%)" \
+	expect_fields "$tmp/oneboot/summary.csv" rfc-after duty migrations "ratio_to_stock_units=4 ratio_to_stock_unit=block ratio_to_stock_level=87.5"
+# the same runs with the columns in another order and extra text columns
+awk -F, -v OFS=, '{ s = $NF; $NF = ""; print s, "x" NR, $0 "9z" }' "$fixtures/factorial-2x2.csv" |
+	sed '1s/^status,x1,/status,image_sha256,/; 1s/9z$/notes/' >"$tmp/shuffled.csv"
+"$top/run/stats" -q -o "$tmp/shuffled" "$tmp/shuffled.csv"
+check "columns are read by name: reordered columns and unknown text columns give the same summary.csv" \
+	cmp "$fact/summary.csv" "$tmp/shuffled/summary.csv"
+
+byset="base=none;stock=LEGACY_LOAD;old=LEGACY_LOAD+PJT_WAKE_AFFINE+PJT_IDLEST+PJT_MOVE_TASKS+PJT_IMBALANCE"
+byset="$byset;mid=PJT_WAKE_AFFINE+PJT_IDLEST+PJT_IMBALANCE+PJT_MOVE_TASKS"
+byset="$byset;new=PJT_BUSIEST+PJT_WAKE_AFFINE+PJT_IDLEST+PJT_MOVE_TASKS+PJT_IMBALANCE+PJT_SHORT_TASKS"
+mkdir -p "$tmp/byset"
+gen "$tmp/byset/runs.csv" seed=4 reps=8 effect=new:0.5 "combos=$byset"
+"$top/run/report" "$tmp/byset" >/dev/null 2>&1
+check "references by feature set: 'base' (no bit) is stock; the combo named stock (LEGACY_LOAD) is not" \
+	sh -c "expect_fields() { :; }; grep -q '^1x4x1,duty[^,]*,base,none,migrations,.*' '$tmp/byset/summary.csv' &&
+	       [ -n \"\$(awk -F, '\$3 == \"stock\" && \$5 == \"migrations\" { print \$19; exit }' '$tmp/byset/summary.csv')\" ] &&
+	       [ -z \"\$(awk -F, '\$3 == \"base\" && \$5 == \"migrations\" { print \$19; exit }' '$tmp/byset/summary.csv')\" ]"
+check "rfc-before and rfc-pelt are found with their bits in any order: 'new' has both ratios" \
+	expect_fields "$tmp/byset/summary.csv" new duty migrations "ratio_to_rfc_before_units=8 ratio_to_rfc_pelt_units=8 ratio_to_rfc_pelt_sig=*"
+check "the report decomposes the RFC's change: metric's effect (mid/old) and new rules' effect (new/mid)" \
+	sh -c "grep -q \"^- The RFC's change: new had [0-9.]*% fewer pulls than old (paired ratio 0\\.\" '$tmp/byset/report.md' &&
+	       grep -q \"^- Metric's effect: mid had [0-9.]*% [a-z]* pulls than old (paired ratio \" '$tmp/byset/report.md' &&
+	       grep -q \"^- New rules' effect: new had [0-9.]*% fewer pulls than mid (paired ratio 0\\.[0-9]*, 99.22% interval\" '$tmp/byset/report.md'"
+
+# a reference median of 0: no ratio, a note, never "inf"
+awk -F, -v OFS=, 'NR > 1 && $3 == "stock" { $8 = $9 = $10 = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/zero.csv"
+"$top/run/stats" -q -o "$tmp/zero" "$tmp/zero.csv"
+check "a ratio to a reference median of 0 is empty with a note, and no cell says inf" \
+	sh -c "expect_fields() { :; }; grep '^1x4x1,duty[^,]*,rfc-after,.*,lb_pulls_total,' '$tmp/zero/summary.csv' |
+	       grep -q ',,,,,6,block,,,,the reference median is 0: no ratio,' && ! grep -qi 'inf' '$tmp/zero/summary.csv'"
+
+# every 2^k design: bits.matrix's shape (each bit alone, and with LEGACY_LOAD)
+bits="stock=none;L=LEGACY_LOAD;S=PJT_SHORT_TASKS;B=PJT_BUSIEST;I=PJT_IDLEST"
+bits="$bits;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LI=LEGACY_LOAD+PJT_IDLEST"
+gen "$tmp/bits.csv" seed=5 reps=3 "combos=$bits"
+"$top/run/stats" -q -o "$tmp/bits" "$tmp/bits.csv"
+designs "$tmp/bits/effects.csv" >"$tmp/designs"
+check "bits.matrix's shape: three 2x2 designs (each bit x LEGACY_LOAD), all reported" \
+	is_text "$tmp/designs" "$(printf '%s\n' 'LEGACY_LOAD+PJT_BUSIEST none 4' 'LEGACY_LOAD+PJT_IDLEST none 4' 'LEGACY_LOAD+PJT_SHORT_TASKS none 4')"
+gen "$tmp/based.csv" seed=5 reps=3 "combos=L=LEGACY_LOAD;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LSB=LEGACY_LOAD+PJT_BUSIEST+PJT_SHORT_TASKS;other=PJT_IDLEST"
+"$top/run/stats" -q -o "$tmp/based" "$tmp/based.csv"
+designs "$tmp/based/effects.csv" >"$tmp/designs"
+check "a design with the other bits held at LEGACY_LOAD (no 'none' cell) is found, base LEGACY_LOAD" \
+	is_text "$tmp/designs" 'PJT_SHORT_TASKS+PJT_BUSIEST LEGACY_LOAD 4'
+check "a 2^3 design is one design (main effects and the three interactions), not its 2x2 faces" \
+	sh -c "awk -F, -v OFS=, 'NR > 1 && \$3 ~ /^(stock|rfc-after|PJT_SHORT_TASKS|PJT_BUSIEST|PJT_SHORT_TASKS\\+PJT_BUSIEST)\$/' '$fixtures/factorial-2x2.csv' >/dev/null;
+	       awk -v seed=6 -v reps=3 -v 'combos=n=none;a=PJT_IDLEST;b=PJT_BUSIEST;c=LEGACY_LOAD;ab=PJT_IDLEST+PJT_BUSIEST;ac=PJT_IDLEST+LEGACY_LOAD;bc=PJT_BUSIEST+LEGACY_LOAD;abc=PJT_IDLEST+PJT_BUSIEST+LEGACY_LOAD' -f '$fixtures/gen-runs.awk' >'$tmp/cube.csv' &&
+	       '$top/run/stats' -q -o '$tmp/cube' '$tmp/cube.csv' &&
+	       [ \"\$(awk -F, 'NR > 1 && \$3 == \"migrations\" && \$2 ~ /^duty/ { print \$5 \" \" \$9 }' '$tmp/cube/effects.csv' | sort | tr '\\n' ,)\" = 'LEGACY_LOAD 8,PJT_BUSIEST 8,PJT_BUSIEST:LEGACY_LOAD 8,PJT_IDLEST 8,PJT_IDLEST:LEGACY_LOAD 8,PJT_IDLEST:PJT_BUSIEST 8,' ]"
+
+# ---- interfaces: --help tells what the outputs hold, run/report analyses once
+help_names_columns() {
+	"$top/build/pjt-stats" --help >"$tmp/help" || return 1
+	for file in "$fact/summary.csv" "$fact/effects.csv"; do
+		for col in $(head -1 "$file" | tr , ' '); do
+			generic=$(echo "$col" | sed -E 's/^ratio_to_(stock|rfc_before|rfc_pelt)/R/')
+			grep -q -- "$col" "$tmp/help" || grep -q -- "$generic" "$tmp/help" ||
+				{ echo "--help does not name $col"; return 1; }
+		done
+	done
+	grep -q 'Exit: 0 ok, 1 system error, 2 usage or bad input' "$tmp/help"
+}
+check "pjt-stats --help names every column of summary.csv and effects.csv, and the exit codes" help_names_columns
+check "run/stats with no argument: usage on stderr, exit 2" \
+	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: pjt-stats' '$tmp/usage'"
+check "run/report --help lists its outputs and exit codes" \
+	sh -c "'$top/run/report' --help | grep -q 'Exit: 0 ok, 1 a chart or the build failed, 2 usage or bad runs.csv'"
+once=$tmp/once
+mkdir -p "$once/bin"
+cp "$fixtures/factorial-2x2.csv" "$once/runs.csv"
+real_gnuplot=$(command -v gnuplot)
+# a gnuplot that hides runs.csv while it draws: an analysis after the
+# charts would then fail
+printf '#!/bin/sh\n[ -f runs.csv ] && mv runs.csv runs.csv.hidden\nexec "%s" "$@"\n' "$real_gnuplot" >"$once/bin/gnuplot"
+chmod +x "$once/bin/gnuplot"
+check "run/report analyses runs.csv once: the charts go into the report without a second analysis" \
+	sh -c "PATH='$once/bin':\$PATH '$top/run/report' '$once' 2>'$tmp/once.err' && [ ! -f '$once/runs.csv' ] &&
+	       [ \$(grep -c 'data:image/png;base64,' '$once/report.html') -eq 14 ] && ! grep -q 'pjt-chart' '$once/report.md'"
+mkdir -p "$tmp/four"
+gen "$tmp/four/runs.csv" seed=7 reps=4
+"$top/run/report" "$tmp/four" >/dev/null 2>&1
+check "the report states the real level of 4-run intervals (87.5%), in words and in the cells" \
+	sh -c "grep -q 'some cells have only 4 ok runs, so their intervals are (min, max), a 87.5% interval, not 95%' '$tmp/four/report.md' &&
+	       grep -q '| migrations (primary) | [0-9,]* \[[0-9,]*, [0-9,]*\] 87.5% (n=4) |' '$tmp/four/report.md'"
+check "the charts' data carry each interval's level (87.5% under every 4-run bar)" \
+	sh -c "awk '!/^#/ { print \$NF }' '$tmp/four/plots-data/s1/combo-migrations.dat' | sort -u | grep -qx '\"87.5%\"'"
+
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
