@@ -205,10 +205,18 @@ same "a merged histogram counts both" \
 echo "# rates"
 same "per_second: 1500 in 0.5s" 3000.0000 "$driver" per_second 1500 500000000
 same "per_second of no time is 0" 0.0000 "$driver" per_second 1500 0
-same "rate_fraction 500/(2 x 50% x 1000) = 0.5" 0.5000 "$driver" rate_fraction 500 2 50 1000
-same "rate_fraction 1000/(4 x 25% x 1000) = 1" 1.0000 "$driver" rate_fraction 1000 4 25 1000
-same "rate_fraction 300/(1 x 10% x 2000) = 1.5" 1.5000 "$driver" rate_fraction 300 1 10 2000
-same "rate_fraction without calibration is none" none "$driver" rate_fraction 500 2 50 0
+# rate_fraction CALIB INTENDED_NS [RECORDS ACTUAL_NS WINDOW_NS]... (rate.h)
+same "rate_fraction: 600 records in 1 s asked, uncontended 1000/s: 0.6" "0.6000 uncontended=1000.0" \
+	"$driver" rate_fraction 1000 1000000000 500 500000000 500000000 100 500000000 500000000
+same "rate_fraction: a window faster than the calibration raises U, not the fraction above 1" \
+	"1.0000 uncontended=1500.0" "$driver" rate_fraction 1000 1000000000 1500 1000000000 1000000000
+same "rate_fraction: a slow calibration (1333/s) under a run at 3000/s stays at 1" \
+	"1.0000 uncontended=3000.0" "$driver" rate_fraction 1333 100000000 300 100000000 100000000
+same "rate_fraction: records past a window's end are credited pro rata" "1.0000 uncontended=1000.0" \
+	"$driver" rate_fraction 1000 1000000000 1100 1100000000 1000000000
+same "rate_fraction: a skipped (overrun) period counts as lost" "0.5000 uncontended=1000.0" \
+	"$driver" rate_fraction 1000 2000000000 1000 1000000000 1000000000
+same "rate_fraction without calibration is none" none "$driver" rate_fraction 0 1000000000 500 1000000000 1000000000
 same "records_per_check: a cheap clock (50ns, 800ns records) reads every 2 records" 2 "$driver" records_per_check 50 800
 same "records_per_check: 19 x 2500ns / 800ns rounds up to 60" 60 "$driver" records_per_check 2500 800
 same "records_per_check: a free clock still reads after every record" 1 "$driver" records_per_check 0 800
@@ -273,6 +281,14 @@ line=$("$pjtload" duty wss=64k duration=100ms 2>/dev/null)
 	[ "$(value calib_records_per_s "$line")" = 1000.0 ] &&
 	pass "duty reads the clock every records_per_check records of its calibration" ||
 	fail "duty reads the clock every records_per_check records of its calibration"
+# A calibration far too slow (1 record/s, as if taken on a stalled host)
+# cannot push rate_fraction above 1: the run's fastest window becomes U.
+"$driver" calib-store "$PJTLOAD_CALIB" 131072 1 1
+line=$("$pjtload" duty wss=128k threads=2 duty=50 duration=200ms 2>/dev/null)
+awk -v f="$(value rate_fraction "$line")" -v u="$(value uncontended_records_per_s "$line")" \
+	'BEGIN { exit !(f != "" && f > 0 && f <= 1 && u > 1) }' &&
+	pass "a calibration slower than the run: rate_fraction stays in (0, 1], U from the run" ||
+	fail "a calibration slower than the run: rate_fraction stays in (0, 1], U from the run"
 line=$("$pjtload" duty wss=32k calibrate=1 duration=100ms 2>/dev/null)
 [ -n "$(value rate_fraction "$line")" ] && grep -q '^wss=32768 ' "$PJTLOAD_CALIB" &&
 	pass "calibrate=1 calibrates a new wss first and caches it" ||

@@ -5,7 +5,8 @@
  * is the actual wake time minus b_k. From its wake it is busy for duty% of
  * P by CLOCK_MONOTONIC: wall clock, as in the RFC, since a duty task asks
  * for a share of wall time; time lost to preemption by other tasks while
- * busy costs records, which is what rate_fraction shows. The busy part is
+ * busy costs records, which is what rate_fraction shows (defined in rate.h:
+ * at most 1 by construction). The busy part is
  * timed from the wake, not from b_k, so that a late wake-up (reported as
  * such) is not counted a second time as lost records; under TCG wake-ups
  * are often later than a 1 ms busy part is long. duty=100 never sleeps: its
@@ -45,6 +46,7 @@ struct duty_thread {
 	struct hist hist;
 	struct cpu_samples cpus;
 	struct task_counters counters;
+	struct rate_acc rate;
 	uint64_t records, periods, overruns, finish_ns;
 	int error;
 	const char *error_what;
@@ -71,7 +73,7 @@ static void busy_periods(struct duty_thread *t)
 	hist_record(&t->hist, start - t0);
 	for (;;) {
 		uint64_t busy_end = sh->o->duty == 100 ? t0 + (k + 1) * period : start + busy;
-		uint64_t passed, missed;
+		uint64_t passed, missed, records_before = t->records;
 
 		cpu_sample(&t->cpus);
 		do {
@@ -81,6 +83,7 @@ static void busy_periods(struct duty_thread *t)
 			now = now_ns();
 		} while (now < busy_end);
 		t->periods++;
+		rate_acc_window(&t->rate, t->records - records_before, now - start, busy_end - start);
 
 		/* Boundaries after b_k up to now. */
 		passed = (now - t0) / period - k;
@@ -190,6 +193,7 @@ static int duty_engine(const struct pjt_options *o, unsigned per_check, struct d
 
 /* Sums over the threads; migrations stay unknown (-1) if any thread's are. */
 struct duty_totals {
+	struct rate_acc rate;
 	uint64_t records, periods, overruns;
 	int64_t migrations, nr_migrations;
 	struct hist hist;
@@ -207,6 +211,7 @@ static void duty_totals(const struct duty_result *r, struct duty_totals *tot)
 		tot->records += t->records;
 		tot->periods += t->periods;
 		tot->overruns += t->overruns;
+		rate_acc_merge(&tot->rate, &t->rate);
 		sum_known(&tot->migrations, t->counters.migrations);
 		sum_known(&tot->nr_migrations, t->counters.nr_migrations);
 		hist_merge(&tot->hist, &t->hist);
@@ -300,7 +305,11 @@ static int calibrate(const struct pjt_options *o, uint64_t duration_ns,
 	if (probe_records_per_check(o, &cal->records_per_check) ||
 	    duty_engine(&c, cal->records_per_check, r))
 		return 1;
-	cal->records_per_s = per_second(r->threads[0].records, r->elapsed_ns);
+	/* The fastest window (one a period): the max of many short samples,
+	 * so a preemption or a slow host moment does not lower it. */
+	cal->records_per_s = r->threads[0].rate.best_rate;
+	if (cal->records_per_s <= 0)
+		cal->records_per_s = per_second(r->threads[0].records, r->elapsed_ns);
 	if (calib_store(calib_path(), o->wss, cal))
 		fprintf(stderr, "pjtload: writing calibration %s: %s\n", calib_path(), strerror(errno));
 	return 0;
@@ -336,7 +345,7 @@ int run_duty(const struct pjt_options *o)
 	struct duty_result r;
 	struct duty_totals tot;
 	struct calibration cal = { .records_per_s = -1 };
-	double records_per_s, fraction;
+	double records_per_s, fraction, intended_busy_ns;
 
 	if (calib_lookup(calib_path(), o->wss, &cal)) {
 		cal.records_per_s = -1;
@@ -352,7 +361,10 @@ int run_duty(const struct pjt_options *o)
 		return 1;
 	duty_totals(&r, &tot);
 	records_per_s = per_second(tot.records, r.elapsed_ns);
-	fraction = rate_fraction(records_per_s, o->threads, o->duty, cal.records_per_s);
+	/* What was asked: every thread busy duty% of every period (rate.h). */
+	intended_busy_ns = (double)o->threads * (double)((o->duration_ns + o->period_ns - 1) / o->period_ns) *
+			   (double)(o->period_ns * o->duty / 100);
+	fraction = rate_fraction(&tot.rate, intended_busy_ns, cal.records_per_s);
 
 	out_str("mode", "duty");
 	out_u64("threads", o->threads);
@@ -365,9 +377,11 @@ int run_duty(const struct pjt_options *o)
 	out_double("records_per_s", 1, records_per_s);
 	if (cal.records_per_s > 0) {
 		out_double("calib_records_per_s", 1, cal.records_per_s);
+		out_double("uncontended_records_per_s", 1, rate_acc_uncontended(&tot.rate, cal.records_per_s));
 		out_double("rate_fraction", 4, fraction);
 	} else {
 		out_empty("calib_records_per_s");
+		out_empty("uncontended_records_per_s");
 		out_empty("rate_fraction");
 	}
 	out_u64("periods", tot.periods);

@@ -13,12 +13,43 @@ double per_second(uint64_t count, uint64_t elapsed_ns)
 	return (double)count * 1e9 / (double)elapsed_ns;
 }
 
-double rate_fraction(double records_per_s, unsigned threads, unsigned duty,
+void rate_acc_window(struct rate_acc *a, uint64_t records, uint64_t actual_ns,
+		     uint64_t window_ns)
+{
+	double rate;
+
+	if (!actual_ns)
+		return;
+	rate = per_second(records, actual_ns);
+	if (rate > a->best_rate)
+		a->best_rate = rate;
+	a->credited += actual_ns > window_ns ? (double)records * (double)window_ns / (double)actual_ns
+					     : (double)records;
+	a->windows++;
+}
+
+void rate_acc_merge(struct rate_acc *into, const struct rate_acc *from)
+{
+	into->credited += from->credited;
+	into->windows += from->windows;
+	if (from->best_rate > into->best_rate)
+		into->best_rate = from->best_rate;
+}
+
+double rate_acc_uncontended(const struct rate_acc *a, double calib_records_per_s)
+{
+	return a->best_rate > calib_records_per_s ? a->best_rate : calib_records_per_s;
+}
+
+double rate_fraction(const struct rate_acc *a, double intended_busy_ns,
 		     double calib_records_per_s)
 {
-	if (calib_records_per_s <= 0 || !threads || !duty)
+	double f;
+
+	if (calib_records_per_s <= 0 || intended_busy_ns <= 0)
 		return -1;
-	return records_per_s / ((double)threads * duty / 100.0 * calib_records_per_s);
+	f = a->credited / (intended_busy_ns / 1e9 * rate_acc_uncontended(a, calib_records_per_s));
+	return f < 1 ? f : 1;
 }
 
 unsigned records_per_check(double clock_read_ns, double record_ns)

@@ -4,7 +4,7 @@
  *   time TEXT | size TEXT | cpulist TEXT
  *   hist V... [-- V...]       values in ns; "--" merges a second histogram
  *   bucket V
- *   rate_fraction RECORDS_PER_S THREADS DUTY CALIB
+ *   rate_fraction CALIB INTENDED_NS [RECORDS ACTUAL_NS WINDOW_NS]...
  *   per_second COUNT NS
  *   records_per_check CLOCK_READ_NS RECORD_NS
  *   calib-store PATH WSS RATE PER_CHECK | calib-lookup PATH WSS
@@ -140,16 +140,29 @@ int main(int argc, char **argv)
 		       (unsigned long long)hist_bucket_width(b));
 		return 0;
 	}
-	if ((argc == 6 && !strcmp(cmd, "rate_fraction")) || (argc == 4 && !strcmp(cmd, "per_second"))) {
-		for (i = 2; i < argc; i++)
-			if (number_arg(argv[i], &a[i - 2]))
-				return refuse(argv[i], "not a number");
-		if (argc == 4)
-			printf("%.4f\n", per_second((uint64_t)a[0], (uint64_t)a[1]));
-		else if (rate_fraction(a[0], (unsigned)a[1], (unsigned)a[2], a[3]) < 0)
+	if (argc == 4 && !strcmp(cmd, "per_second")) {
+		if (number_arg(argv[2], &a[0]) || number_arg(argv[3], &a[1]))
+			return refuse("per_second", "not a number");
+		printf("%.4f\n", per_second((uint64_t)a[0], (uint64_t)a[1]));
+		return 0;
+	}
+	if (argc >= 4 && (argc - 4) % 3 == 0 && !strcmp(cmd, "rate_fraction")) {
+		struct rate_acc acc = { 0 };
+		double calib, intended, w[3], f;
+
+		if (number_arg(argv[2], &calib) || number_arg(argv[3], &intended))
+			return refuse("rate_fraction", "not a number");
+		for (i = 4; i < argc; i += 3) {
+			if (number_arg(argv[i], &w[0]) || number_arg(argv[i + 1], &w[1]) ||
+			    number_arg(argv[i + 2], &w[2]))
+				return refuse("rate_fraction", "not a number");
+			rate_acc_window(&acc, (uint64_t)w[0], (uint64_t)w[1], (uint64_t)w[2]);
+		}
+		f = rate_fraction(&acc, intended, calib);
+		if (f < 0)
 			printf("none\n");
 		else
-			printf("%.4f\n", rate_fraction(a[0], (unsigned)a[1], (unsigned)a[2], a[3]));
+			printf("%.4f uncontended=%.1f\n", f, rate_acc_uncontended(&acc, calib));
 		return 0;
 	}
 	if (argc == 4 && !strcmp(cmd, "records_per_check")) {

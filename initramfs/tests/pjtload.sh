@@ -107,6 +107,11 @@ check "calibrate: calib_records_per_s > 0" positive calib_records_per_s
 check "calibrate: cache written" grep -q "^wss=16384 records_per_check=[0-9]* calib_records_per_s=" "$PJTLOAD_CALIB"
 run duty threads=2 duty=25 duration=1s
 check "duty after calibrate: rate_fraction > 0" positive rate_fraction
+check "duty after calibrate: rate_fraction <= 1 (by construction, rate.h)" \
+	awk -v f="$(value rate_fraction "$line")" 'BEGIN { exit !(f != "" && f <= 1) }'
+check "duty after calibrate: uncontended rate >= the calibration" \
+	awk -v u="$(value uncontended_records_per_s "$line")" -v c="$(value calib_records_per_s "$line")" \
+	'BEGIN { exit !(u != "" && u + 0 >= c + 0) }'
 check "duty after calibrate: calib_records_per_s from the cache" \
 	[ "$(value calib_records_per_s "$line")" = "$(sed -n "s/.* calib_records_per_s=//p" "$PJTLOAD_CALIB")" ]
 check "duty after calibrate: the same records_per_check" \
