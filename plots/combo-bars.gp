@@ -25,7 +25,7 @@ do for [kind in "png svg"] {
 		if (STATS_max > 0) { set yrange [0 : *] } else { set yrange [0 : 1] }
 		plot pfile[i] using 1:2:5 with boxes lc rgb variable notitle, \
 		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
-		     '' using 1:(0):(sprintf('n=%d %s', $6, strcol(8))):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 0.7 font ',8' tc rgb variable notitle
+		     '' using 1:(0):(sprintf("n=%d\n%s", $6, strcol(8))):($2 > 0 ? 0xffffff : 0x333333) with labels offset 0, 1.2 font ',7' tc rgb variable notitle
 	}
 	unset multiplot
 	set output

@@ -7,13 +7,15 @@ load plotsdir.'/common.gp'
 load spec
 
 do for [kind in "png svg"] {
-	eval terminal_command(kind, 430 * npanels + 120, 200 + 55 * nterms)
+	# the term labels sit left of each panel: room for the longest
+	eval terminal_command(kind, (330 + 7 * label_chars) * npanels + 120, 200 + 55 * nterms)
 	set multiplot layout 1, npanels title chart_title font ',12'
 	set yrange [-0.6 : nterms - 0.4]
 	set border 1
 	set grid noytics xtics
 	set arrow 1 from 0, graph 0 to 0, graph 1 nohead lt -1 lw 1.5
 	set ytics scale 0
+	set xtics rotate by 30 right
 	do for [i = 1 : npanels] {
 		set title ptitle[i]
 		set xlabel pxlabel[i]

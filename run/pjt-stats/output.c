@@ -375,6 +375,15 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 	free(path);
 }
 
+static uint32_t design_bits(const struct design *ds)
+{
+	uint32_t bits = 0;
+
+	for (int i = 0; i < ds->k; i++)
+		bits |= ds->factor_bits[i];
+	return bits;
+}
+
 static int bit_colour(const struct analysis *a, const struct study *st, uint32_t bits)
 {
 	for (int g = 0; g < st->ngroups; g++)
@@ -407,7 +416,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	FILE *f = open_output(path);
 	char *title = chart_title(st, "Main effect of each bit");
-	int n = 0, panel = 0, nterms = 1;
+	int n = 0, panel = 0, nterms = 1, label_chars = 10;
 
 	units[2] = names[2] ? xasprintf("change in %s per run", names[2]) : NULL;
 	for (int i = 0; i < 3; i++) {
@@ -446,14 +455,16 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 			char *level = format_level(mains[e]->c.level), *mark, *label;
 			uint32_t bit = ds->factor_bits[__builtin_ctz(mains[e]->term)];
 
-			if (st->ndesigns > 1) {
-				char *design = design_name(a, st, mains[e]->design);
+			if (st->ndesigns > 1) { /* which design: its other factors */
+				char *others = base_name(a, design_bits(ds) & ~bit);
 
-				label = xasprintf("%s (%s)", term, design);
-				free(design);
+				label = xasprintf("%s (x %s)", term, others);
+				free(others);
 			} else {
 				label = xstrdup(term);
 			}
+			if ((int)strlen(label) > label_chars)
+				label_chars = strlen(label);
 			mark = xasprintf("%s%s", level, mains[e]->c.sig ? " *" : "");
 			fprintf(d, "%d", e);
 			dat_number(d, mains[e]->c.value);
@@ -481,6 +492,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 		fputc('\n', f);
 		free(dat);
 	}
+	fprintf(f, "label_chars = %d\n", label_chars);
 	close_output(f, path);
 	free((char *)units[2]);
 	free(title);
