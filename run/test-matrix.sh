@@ -269,6 +269,28 @@ if [ -x "$matrix" ]; then
 	"$matrix" --busy-limit 2 --dry-run "$tmp/one.matrix" >/dev/null 2>&1
 	check "--busy-limit outside 0..1 is refused (exit 2)" test $? = 2
 
+	# The duty path with the host build of pjtload: calibration once per
+	# boot, the workload's keys into their columns, rate_fraction <= 1.
+	if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$top/build" pjtload >/dev/null 2>&1; then
+		ln -sf "$top/build/pjtload" "$tmp/guest/bin/pjtload"
+		printf 'settle 0\nduration 300ms\nreps 2\nseed 3\ncombo stock\nworkload duty threads=2 duty=20 period=10ms\n' >"$tmp/duty.matrix"
+		fake_run "$tmp/duty" "$tmp/duty.matrix"
+		check "fake boot, host pjtload: duty rows ok with records_per_s filled" \
+			sh -c "[ \$(awk -F, 'NR > 1 && \$NF == \"ok\" && \$16 > 0' '$tmp/duty/runs.csv' | wc -l) = 2 ]"
+		check "fake boot, host pjtload: rate_fraction in (0, 1] on every duty row" \
+			sh -c "[ \$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"rate_fraction\") n = i; next }
+				!(\$n > 0 && \$n <= 1)' '$tmp/duty/runs.csv' | wc -l) = 0 ]"
+	else
+		skip "pjtload does not build on this host"
+	fi
+
+	# Every key snapshot.sh can print is a runs.csv column.
+	for w in before after; do
+		PJT_SCHEDSTAT=$fixtures/schedstat-$w PJT_STATS=$fixtures/pjt_stats-$w sh "$top/initramfs/lib/snapshot.sh"
+	done | cut -d= -f1 | sort -u >"$tmp/snap-keys"
+	check "every key snapshot.sh prints is a column of run/contract/columns" \
+		sh -c "[ -s '$tmp/snap-keys' ] && [ -z \"\$(grep -vxF -f '$top/run/contract/columns' '$tmp/snap-keys')\" ]"
+
 	"$matrix" --dry-run "$fixtures/bad-silent.matrix" >"$tmp/o" 2>"$tmp/e"
 	check "--dry-run refuses what the guest would (tunable range, wss=1k, cpus=0-63 on 4 vCPUs)" \
 		sh -c "[ $? = 2 ] && [ ! -s '$tmp/o' ] && grep -q 'bad-silent.matrix:9: tunable pjt_short_nr' '$tmp/e' &&

@@ -30,8 +30,6 @@ pjt_bits=${PJT_BITS:-}
 run_files=${PJT_RUN_FILES:-/tmp/pjt-files}
 work=${PJT_WORK:-/tmp/pjt-run}
 csv_columns=${PJT_COLUMNS:-}
-# What a workload's own output may fill in (pjtload keys, INTERFACES.md).
-workload_keys="duration_s migrations nr_migrations records_per_s rate_fraction overruns wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us ops_per_s"
 
 matrix_duration_ms=10000
 matrix_settle_ms=1000
@@ -208,19 +206,24 @@ matrix_run() {
 		sh "$pjt_lib/snapshot.sh" > "$work/after"
 		if [ "$status" = ok ]; then
 			sh "$pjt_lib/snapshot.sh" delta "$work/before" "$work/after" > "$work/measured"
-			for key in $workload_keys wall_s; do
-				grep "^$key=." "$work/workload" | head -n 1 >> "$work/measured"
-			done
+			# A workload fills the columns its output names (pjtload's keys
+			# are column names, INTERFACES.md), first value of each.
+			awk -F= -v keys="$csv_columns wall_s" '
+			BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+			($1 in want) && !($1 in seen) && length($0) > length($1) + 1 { seen[$1] = 1; print }
+			' "$work/workload" >> "$work/measured"
 		fi
 	fi
+	# The run's identity last: emit_row keeps the last value of a key, so
+	# no workload output can change it.
 	{
+		cat "$work/measured"
 		echo "seq=$seq"
 		echo "topology=$topology"
 		echo "combo=$combo"
 		echo "features=$features"
 		echo "workload=$*"
 		echo "rep=$rep"
-		cat "$work/measured"
 		echo "status=$status"
 	} > "$work/row"
 	emit_row

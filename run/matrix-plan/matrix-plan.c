@@ -229,8 +229,7 @@ static int bit_index(const char *name)
 
 static void unknown_bit(int line, const char *name)
 {
-	error_at(line, "unknown feature '%s' (known: PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE "
-		 "PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD)", name);
+	error_at(line, "unknown feature '%s' (known: %s)", name, PJT_CONTRACT_BITS_TEXT);
 }
 
 static void features_text(unsigned bits, char *out, size_t size)
