@@ -397,5 +397,12 @@ check "the report states the real level of 4-run intervals (87.5%), in words and
 check "the charts' data carry each interval's level (87.5% under every 4-run bar)" \
 	sh -c "awk '!/^#/ { print \$NF }' '$tmp/four/plots-data/s1/combo-migrations.dat' | sort -u | grep -qx '\"87.5%\"'"
 
+mkdir -p "$tmp/host"
+gen "$tmp/host/runs.csv" seed=2 reps=2 extra=1
+"$top/run/report" "$tmp/host" >/dev/null 2>&1
+check "the report summarises the host's load per run (host_load1) when runs.csv records it" \
+	sh -c "grep -q '^Host load during the runs (host_load1, 24 runs): min [0-9.]*, median [0-9.]*, max [0-9.]*\.\$' '$tmp/host/report.md' &&
+	       ! grep -q 'Host load during' '$tmp/four/report.md'"
+
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -329,6 +329,41 @@ static void matrix_files(struct doc *d)
 		para(d, "Matrix file: not recorded (no *.matrix in the results folder).");
 }
 
+/* The host's load during the runs, from the columns the runner records
+ * per row (host_load1, host_cpu_busy), when runs.csv has them. */
+static void host_load(struct doc *d, const struct analysis *a)
+{
+	static const char *const columns[] = { "host_load1", "host_cpu_busy" };
+	const struct run_table *t = a->table;
+
+	for (int i = 0; i < 2; i++) {
+		int col = column_index(t, columns[i]), n = 0;
+		double *v;
+		char *text, *lo, *mid, *hi;
+
+		if (col < 0 || !t->is_numeric[col])
+			continue;
+		v = xmalloc(t->nrows * sizeof(double));
+		for (int r = 0; r < t->nrows; r++)
+			if (!isnan(t->rows[r].value[col]))
+				v[n++] = t->rows[r].value[col];
+		if (n) {
+			sort_doubles(v, n);
+			lo = human(v[0]);
+			mid = human(quantile_sorted(v, n, 0.5));
+			hi = human(v[n - 1]);
+			text = xasprintf("Host load during the runs (%s, %d runs): min %s, median %s, max %s.",
+					 columns[i], n, lo, mid, hi);
+			para(d, text);
+			free(text);
+			free(lo);
+			free(mid);
+			free(hi);
+		}
+		free(v);
+	}
+}
+
 static void what_was_run(struct doc *d, const struct analysis *a)
 {
 	char *text;
@@ -345,6 +380,7 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 			 a->table->nrows, a->n_ok, a->n_crashed, a->n_failed);
 	para(d, text);
 	free(text);
+	host_load(d, a);
 	{
 		char *headers[] = { "combination", "features", "runs ok", "crashed", "failed" };
 
@@ -389,7 +425,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 
 	heading(d, 2, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
-	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). Factorial effects likewise: every block gives the effect on its own runs, in the metric's units. A ratio to a reference median of 0 is left empty with a note.");
+	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise: every block gives the effect on its own runs, in the metric's units. A ratio to a reference median of 0 is left empty with a note.");
 	para(d, "Tests: the exact sign-flip permutation test of the units' signed ranks (Wilcoxon signed-rank; normal approximation above 50 units). Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 0.125, so nothing can be significant: 8 or more blocks are needed.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
