@@ -245,7 +245,7 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 		"Wake-up latency percentiles per run: median and order-statistic interval, its level under each bar",
 		"Main effect of each bit in each factorial design: median over blocks of the block's effect, order-statistic interval at the level printed beside it; * = significant after Benjamini-Hochberg FDR 5% over the report's primary comparisons",
 		"Migrations against throughput: one point per combination, medians with both order-statistic intervals (levels as in the bar charts)",
-		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median; log scale, a missing bar is 0)",
+		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median and order-statistic interval, levels as in the bar charts; log scale, a missing bar is 0)",
 	};
 
 	for (const char *names[] = { "lb_pulls_total", "migrations", tput }, **p = names; p < names + 3; p++)
