@@ -229,7 +229,7 @@ if [ -x "$matrix" ]; then
 	check "host_load1 is a load average on every row" \
 		sh -c "[ \$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"host_load1\") n = i; next } \$n !~ /^[0-9]+\\.[0-9]+\$/' '$tmp/fr/runs.csv' | wc -l) = 0 ]"
 	check "progress off a terminal: one line per finished run" \
-		sh -c "grep -q '^run/matrix: run 1/2 stock rt-app a/x.json rep 1: [0-9]* s, ok; elapsed [0-9]*m[0-9]*s, about [0-9]*m[0-9]*s left\$' '$tmp/fr.err' &&
+		sh -c "grep -q '^run/matrix: run 1/2 stock rt-app a/x.json rep 1: [0-9.]* s, ok; elapsed [0-9]*m[0-9]*s, about [0-9]*m[0-9]*s left\$' '$tmp/fr.err' &&
 		       [ \$(grep -c '^run/matrix: run [0-9]*/2 ' '$tmp/fr.err') = 2 ]"
 
 	echo changed >"$tmp/image2"
