@@ -11,8 +11,11 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
 	linux-perf file python3-ply
 
-.PHONY: all deps kernel kernel-stock initramfs shell run check check-series \
-	bench-overhead clean
+# The other configurations users run (patches/qemu-VARIANT.config).
+VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
+
+.PHONY: all deps kernel kernel-stock kernel-variants initramfs shell run check \
+	check-series bench-overhead clean
 
 all: kernel initramfs
 
@@ -38,6 +41,9 @@ kernel:
 kernel-stock:
 	@run/kernel stock
 
+kernel-variants:
+	@for v in $(VARIANTS); do run/kernel variant $$v || exit 1; done
+
 $(BUILD)/bzImage:
 	@run/kernel patched
 
@@ -60,7 +66,8 @@ run: deps
 	run/matrix $(MATRIX)
 
 check: deps
-	@$(MAKE) --no-print-directory kernel kernel-stock initramfs matrix-tools stats-tools
+	@$(MAKE) --no-print-directory kernel kernel-stock kernel-variants initramfs \
+		matrix-tools stats-tools
 	@run/check
 
 # Build the tree after each patch in turn, then checkpatch every patch.
@@ -71,4 +78,5 @@ bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.
 	run/bench-overhead
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz
+	rm -rf $(BUILD)/obj $(BUILD)/bzImage $(BUILD)/bzImage-stock \
+		$(addprefix $(BUILD)/bzImage-,$(VARIANTS)) $(BUILD)/initramfs.cpio.gz
