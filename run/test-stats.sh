@@ -259,6 +259,11 @@ misstated() { # the 5-run interval is not a 95% one: the tolerance can tell
 		END { d = e - 0.95; if (d < 0) d = -d; exit !(d > 0.01) }'
 }
 check "the coverage test would fail a 5-run interval labelled 95% (93.75% is more than 0.01 away)" misstated
+pooled_fails() { # blocks of 3 boots pooled as if independent: the claim does not hold
+	"$top/build/pjt-stats" --coverage pooled 5 20000 5 | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+		END { print; exit !(v["empirical"] < v["claimed"] - 0.1 && v["null_rejections"] > 0.15) }'
+}
+check "with boot-to-boot variance, pooling the blocks would undercover (why boots are the units)" pooled_fails
 check "levels of (min, max): n=2 50%, 3 75%, 4 87.5%, 5 93.75%; n=6 96.875%" \
 	sh -c "for n in 2 3 4 5 6; do '$top/build/pjt-stats' --coverage median \$n 1 1; done |
 	       awk '{ split(\$4, kv, \"=\"); printf \"%s \", kv[2] }' | grep -qx '0.5000 0.7500 0.8750 0.9375 0.9688 '"
@@ -403,6 +408,15 @@ gen "$tmp/host/runs.csv" seed=2 reps=2 extra=1
 check "the report summarises the host's load per run (host_load1) when runs.csv records it" \
 	sh -c "grep -q '^Host load during the runs (host_load1, 24 runs): min [0-9.]*, median [0-9.]*, max [0-9.]*\.\$' '$tmp/host/report.md' &&
 	       ! grep -q 'Host load during' '$tmp/four/report.md'"
+
+mkdir -p "$tmp/oldnames"
+gen "$tmp/oldnames/runs.csv" seed=3 reps=2 "combos=stock=none;rfc-before=LEGACY_LOAD;rfc-after=PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE"
+"$top/run/report" "$tmp/oldnames" >/dev/null 2>&1
+check "a combination named rfc-before with LEGACY_LOAD alone is legacy-6.1: the report says so, and no RFC ratio" \
+	sh -c "grep -q 'Note: the combination named rfc-before has features LEGACY_LOAD, which are legacy-6.1' '$tmp/oldnames/report.md' &&
+	       grep -q \"rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here\" '$tmp/oldnames/report.md' &&
+	       ! grep -q \"The RFC's change:\" '$tmp/oldnames/report.md' &&
+	       [ -z \"\$(awk -F, '\$3 == \"rfc-after\" { print \$29; exit }' '$tmp/oldnames/summary.csv')\" ]"
 
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -18,8 +18,9 @@ static const char usage[] =
 "       pjt-stats --compare A B                 cell-by-cell comparison of two results folders\n"
 "       pjt-stats --random SEED COUNT           the generator's first outputs (for its test)\n"
 "       pjt-stats --coverage KIND N REPS SEED   simulated coverage (for the tests): KIND median,\n"
-"                                               ratio (paired, lognormal blocks) or boots (N boots\n"
-"                                               of 3 blocks, boot-to-boot variance); prints the\n"
+"                                               ratio (paired, lognormal blocks), boots (N boots\n"
+"                                               of 3 blocks, boot-to-boot variance) or pooled (the\n"
+"                                               same, blocks as units: what boots avoid); prints the\n"
 "                                               claimed level, the empirical coverage and the\n"
 "                                               rate of p <= 0.05 (the null is true)\n"
 "\n"
@@ -158,7 +159,8 @@ int coverage_simulation(int argc, char **argv)
 	reps = strtol(argv[4], &e2, 10);
 	seed = strtol(argv[5], &e3, 10);
 	if (*e1 || *e2 || *e3 || n < 2 || n > 1000 || reps < 1 ||
-	    (strcmp(kind, "median") && strcmp(kind, "ratio") && strcmp(kind, "boots")))
+	    (strcmp(kind, "median") && strcmp(kind, "ratio") && strcmp(kind, "boots") &&
+	     strcmp(kind, "pooled")))
 		return EXIT_BAD_INPUT;
 	r.state = BASE_SEED ^ (uint64_t)seed;
 	x = xmalloc(3 * n * sizeof(double));
@@ -199,7 +201,8 @@ int coverage_simulation(int argc, char **argv)
 					boot[m++] = b;
 				}
 			}
-			m = boot_units(d, boot, m, n, &unit);
+			/* pooled: the blocks as units, boot variance ignored */
+			m = boot_units(d, boot, m, strcmp(kind, "pooled") ? n : 1, &unit);
 		}
 		comparison_of_units(&c, d, m, unit);
 		covered += exp(c.lo) <= 1.2 && 1.2 <= exp(c.hi);

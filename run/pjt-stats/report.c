@@ -410,6 +410,17 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 		}
 		table_end(d);
 	}
+	/* a reference's name on another feature set: say which one it is */
+	for (int c = 0; c < a->ncombos; c++)
+		for (int r = 0; r < NREFS; r++)
+			if (!strcmp(a->combos[c].name, reference_names[r]) && a->combos[c].reference != r) {
+				text = xasprintf("Note: the combination named %s has features %s, which are %s; references are found by their feature sets, so it is not used as %s.",
+						 a->combos[c].name, a->combos[c].features,
+						 a->combos[c].reference >= 0 ? reference_names[a->combos[c].reference]
+						 : "no reference point", reference_names[r]);
+				para(d, text);
+				free(text);
+			}
 	for (int s = 0; s < a->nstudies; s++) {
 		text = xasprintf("Workload %d: \"%s\" on topology %s (sockets x cores x threads), %d combinations.",
 				 s + 1, a->studies[s].workload, a->studies[s].topology, a->studies[s].ngroups);
@@ -426,7 +437,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	heading(d, 2, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
 	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise: every block gives the effect on its own runs, in the metric's units. A ratio to a reference median of 0 is left empty with a note.");
-	para(d, "Tests: the exact sign-flip permutation test of the units' signed ranks (Wilcoxon signed-rank; normal approximation above 50 units). Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 0.125, so nothing can be significant: 8 or more blocks are needed.");
+	para(d, "Tests: the exact sign-flip permutation test of the units' signed ranks (Wilcoxon signed-rank; normal approximation above 50 units). Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 2/16 = 0.125, so nothing can be significant; 6 blocks are the fewest that can reach p < 0.05 (2/64), and after the adjustment over many comparisons 8 or more are needed in practice. The family's comparisons share references, a positive dependence under which Benjamini-Hochberg keeps its false discovery rate.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 	para(d, "Reference points are found by their feature sets, whatever the combination is called: stock = no bit; legacy-6.1 = LEGACY_LOAD; rfc-before = PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD (3.7's rules on the instantaneous metric, the RFC's Without_patchset); rfc-pelt = the same four rule bits without LEGACY_LOAD; rfc-after = the six PJT_* bits (With_patchset).");
@@ -611,6 +622,8 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		}
 		table_end(d);
 		few_runs_caveat(d, a, st);
+		if (after >= 0 && st->ref[REF_RFC_BEFORE] < 0)
+			para(d, "rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here.");
 		if (after >= 0 && pelt < 0)
 			para(d, "rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix: the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here.");
 		for (int j = 0; j < nm; j++) {
