@@ -95,6 +95,18 @@ check "a directory as the matrix file is refused as such (not FILE:0: no combo l
 "$plan_tool" "$tmp/no-such.matrix" >"$tmp/out" 2>"$tmp/err"
 check "a missing matrix file is refused with its reason" \
 	sh -c "[ $? = 2 ] && grep -q 'no-such.matrix: cannot read the matrix file: No such file' '$tmp/err'"
+"$plan_tool" /dev/null >"$tmp/out" 2>"$tmp/err"
+check "a device as the matrix file is refused as not a regular file" \
+	sh -c "[ $? = 2 ] && grep -q '^/dev/null: not a matrix file (not a regular file)' '$tmp/err'"
+if [ "$(id -u)" != 0 ]; then
+	printf 'combo stock\nworkload fork\n' >"$tmp/unreadable.matrix"
+	chmod 000 "$tmp/unreadable.matrix"
+	"$plan_tool" "$tmp/unreadable.matrix" >"$tmp/out" 2>"$tmp/err"
+	check "an unreadable matrix file is refused with its reason" \
+		sh -c "[ $? = 2 ] && grep -q 'unreadable.matrix: cannot read the matrix file: Permission denied' '$tmp/err'"
+else
+	skip "unreadable matrix file (root reads every file)"
+fi
 plan --smp 2 "$fixtures/good-full.matrix" >/dev/null
 check "--smp 2 still accepts a workload without cpus=" test $? = 0
 printf 'combo stock\nworkload duty cpus=2-3\n' >"$tmp/cpus.matrix"
