@@ -386,30 +386,31 @@ static void do_settle(int line, int argc, char **argv)
 	parse_matrix_time(line, "settle", argv[1], 1, &m.settle_ms);
 }
 
-static void do_reps(int line, int argc, char **argv)
+/* A directive "NAME N" given once, N a whole number 1..10000. */
+static void count_directive(int line, int argc, char **argv, int *seen_line, long *out)
 {
 	unsigned long long v;
+	char usage[32];
 
-	if (want_args(line, argc, 1, 1, "reps N") || once(line, "reps", &m.reps_line))
+	snprintf(usage, sizeof(usage), "%s N", argv[0]);
+	if (want_args(line, argc, 1, 1, usage) || once(line, argv[0], seen_line))
 		return;
 	if (parse_uint(argv[1], 10000, &v) || v == 0) {
-		error_at(line, "reps '%s': want a whole number 1..10000", argv[1]);
+		error_at(line, "%s '%s': want a whole number 1..10000", argv[0], argv[1]);
 		return;
 	}
-	m.reps = (long)v;
+	*out = (long)v;
 }
 
+static void do_reps(int line, int argc, char **argv)
+{
+	count_directive(line, argc, argv, &m.reps_line, &m.reps);
+}
+
+/* boots N: the repetition blocks spread over N boots per topology. */
 static void do_boots(int line, int argc, char **argv)
 {
-	unsigned long long v;
-
-	if (want_args(line, argc, 1, 1, "boots N") || once(line, "boots", &m.boots_line))
-		return;
-	if (parse_uint(argv[1], 10000, &v) || v == 0) {
-		error_at(line, "boots '%s': want a whole number 1..10000", argv[1]);
-		return;
-	}
-	m.boots = (long)v;
+	count_directive(line, argc, argv, &m.boots_line, &m.boots);
 }
 
 static void do_seed(int line, int argc, char **argv)
