@@ -253,6 +253,8 @@ if [ -x "$matrix" ]; then
 	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest "$matrix" --no-report --resume "$tmp/fr" \
 		--kernel "$tmp/bzImage" --initrd "$tmp/image" >/dev/null 2>"$tmp/e"
 	check "--resume with the same kernel and image goes on (nothing left: exit 0)" test $? = 0
+	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest "$matrix" --no-report --resume "$tmp/fr" >/dev/null 2>"$tmp/e"
+	check "--resume defaults to the folder's own kernel and image" test $? = 0
 
 	# Host load: a busy loop beside the fake guest is other load; the same
 	# loop as the process run/boot names as QEMU is not.
