@@ -379,7 +379,7 @@ help_names_columns() {
 }
 check "pjt-stats --help names every column of summary.csv and effects.csv, and the exit codes" help_names_columns
 check "run/stats with no argument: usage on stderr, exit 2" \
-	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: pjt-stats' '$tmp/usage'"
+	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: run/stats \[-o OUTDIR\] \[-q\] DIR_OR_CSV' '$tmp/usage'"
 check "run/report --help lists its outputs and exit codes" \
 	sh -c "'$top/run/report' --help | grep -q 'Exit: 0 ok, 1 a chart or the build failed, 2 usage or bad runs.csv'"
 once=$tmp/once
