@@ -370,9 +370,11 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 	out->value = exp(out->value);
 	out->lo = exp(out->lo);
 	out->hi = exp(out->hi);
-	if (!isfinite(out->value)) {
+	if (isnan(out->value)) {
+		out->note = "undefined: of the two middle blocks one has a 0 on one side only";
+	} else if (isinf(out->value)) {
 		out->value = NAN;
-		out->note = "undefined: the middle pairs have a 0 on one side";
+		out->note = "unbounded: most blocks have a 0 in the reference only";
 	} else if (isinf(out->hi)) {
 		out->note = "upper end unbounded: a 0 in the reference";
 	}

@@ -52,13 +52,16 @@ double quantile_sorted(const double *sorted, int n, double p)
 	return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
-/* The middle value, or the mean of the middle two (-inf and +inf: NaN). */
+/* The middle value, or the mean of the middle two; NaN when only one of
+ * those is infinite (a log ratio with a 0 on one side): no median then. */
 double median_sorted(const double *sorted, int n)
 {
 	if (!n)
 		return NAN;
 	if (n % 2 || sorted[n / 2 - 1] == sorted[n / 2])
 		return sorted[n / 2];
+	if (isinf(sorted[n / 2 - 1]) || isinf(sorted[n / 2]))
+		return NAN;
 	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 

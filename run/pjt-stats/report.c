@@ -258,7 +258,7 @@ static char *comparison_cell(const struct comparison *c, int is_ratio)
 
 	if (!c)
 		return xstrdup("-");
-	if (isnan(c->value))
+	if (isnan(c->value) && isnan(c->level))
 		return xasprintf("- (%s)", *c->note ? c->note : "no value");
 	v = is_ratio ? ratio_number(c->value) : human(c->value);
 	if (isnan(c->level)) {
@@ -270,8 +270,8 @@ static char *comparison_cell(const struct comparison *c, int is_ratio)
 	hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	level = format_level(c->level);
 	q = !c->primary ? xstrdup("") : isnan(c->q) ? xstrdup(", no test") : xasprintf(", q=%.3g", c->q);
-	cell = xasprintf("%s [%s, %s] %s, %d %ss%s%s", v, lo, hi, level, c->n_units, c->unit, q,
-			 c->sig ? " *" : "");
+	cell = xasprintf("%s [%s, %s] %s, %d %ss%s%s%s%s%s", v, lo, hi, level, c->n_units, c->unit, q,
+			 c->sig ? " *" : "", *c->note ? " (" : "", c->note, *c->note ? ")" : "");
 	free(v);
 	free(lo);
 	free(hi);
