@@ -426,5 +426,16 @@ check "a combination named rfc-before with LEGACY_LOAD alone is legacy-6.1: the 
 	       ! grep -q \"The RFC's change:\" '$tmp/oldnames/report.md' &&
 	       [ -z \"\$(awk -F, '\$3 == \"rfc-after\" { print \$29; exit }' '$tmp/oldnames/summary.csv')\" ]"
 
+reference_bits_known() { # the reference feature sets use the contract's bit names
+	[ -f "$top/run/contract/bits" ] || { echo "no run/contract/bits"; return 1; }
+	sed -n '/reference_features\[NREFS\]/,/^};/p' "$top/run/pjt-stats/analysis.c" |
+		grep -o '[A-Z][A-Z_]*[A-Z]' | grep -v NREFS | sort -u >"$tmp/refbits"
+	[ -s "$tmp/refbits" ] || { echo "no bit names found in analysis.c"; return 1; }
+	for bit in $(cat "$tmp/refbits"); do
+		grep -qx "$bit" "$top/run/contract/bits" || { echo "$bit is not in run/contract/bits"; return 1; }
+	done
+}
+check "every bit of the reference feature sets (analysis.c) is a bit of run/contract/bits" reference_bits_known
+
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
