@@ -114,6 +114,51 @@ printf 'combo stock\nworkload duty cpus=2-3\n' >"$tmp/cpus.matrix"
 check "cpus= beyond the vCPUs of an --smp override is refused at the workload line" \
 	sh -c "[ $? = 2 ] && grep -q 'cpus.matrix:2: .*CPU 2-3 not available' '$tmp/err'"
 
+# One parser: the planner accepts a pjtload workload exactly when pjtload's
+# own parser (the host test driver, same opts.c) does on the same vCPUs and
+# task limit (GUEST_TASK_LIMIT 4000 in matrix-plan.c).
+if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$top/build" pjtload-host-tools >/dev/null 2>&1; then
+	agree=0 disagree=
+	while read -r words; do
+		# shellcheck disable=SC2086 # a workload's words
+		"$top/build/pjtload-test" parse --task-limit 4000 --available 0-3 $words >/dev/null 2>&1
+		generator=$?
+		printf 'smp 4\ncombo stock\nworkload %s\n' "$words" >"$tmp/one-parser.matrix"
+		"$plan_tool" "$tmp/one-parser.matrix" >/dev/null 2>&1
+		planner=$?
+		if [ "$generator" = 0 ] && [ "$planner" = 0 ] || { [ "$generator" != 0 ] && [ "$planner" != 0 ]; }; then
+			agree=$((agree + 1))
+		else
+			disagree="$disagree [$words: pjtload $generator, planner $planner]"
+		fi
+	done <<'WORKLOADS'
+duty period=1.5ms
+duty period=10
+duty wss=1k
+duty wss=4k
+duty wss=5g
+duty cpus=0-3
+duty cpus=0-4
+duty cpus=3-1
+duty threads=4000
+duty threads=4001
+duty duty=0
+duty seed=18446744073709551615
+calibrate threads=2
+pingpong via=futex
+pingpong via=spin
+pingpong pairs=2000
+pingpong pairs=2001
+fork rate=1000000
+fork rate=1000001
+fork wss=16k
+WORKLOADS
+	[ -z "$disagree" ] || echo "# disagree:$disagree"
+	check "planner and pjtload's parser agree on 20 workloads ($agree agree)" test -z "$disagree"
+else
+	skip "pjtload's host test driver does not build"
+fi
+
 # boots N: whole repetition blocks spread over N boots.
 plan "$fixtures/good-boots.matrix" >"$tmp/boots.plan"
 check "boots 3 over reps 7: blocks 3+2+2, each block in one boot" \
