@@ -437,5 +437,15 @@ reference_bits_known() { # the reference feature sets use the contract's bit nam
 }
 check "every bit of the reference feature sets (analysis.c) is a bit of run/contract/bits" reference_bits_known
 
+contract_columns_known() { # csv.c classifies every column of run/contract/columns
+	sed -n '/^static const char \*const \(required_columns\|known_metrics\|text_columns\)/,/^};/p' \
+		"$top/run/pjt-stats/csv.c" | grep -o '"[a-z0-9_]*"' | tr -d '"' | sort -u >"$tmp/known"
+	for col in $(grep -v '^[[:space:]]*\(#\|$\)' "$top/run/contract/columns"); do
+		case $col in host_*|*_evaluated|*_differed|*_applied) continue ;; esac
+		grep -qx "$col" "$tmp/known" || { echo "csv.c does not know column $col"; return 1; }
+	done
+}
+check "every runs.csv column of run/contract/columns is known to csv.c (metric, count, text or host_*)" contract_columns_known
+
 echo "# $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
