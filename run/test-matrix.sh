@@ -318,6 +318,9 @@ if [ -x "$matrix" ]; then
 		awk -v a="$busy_other" -v b="$busy_qemu" 'BEGIN { exit !(a != "" && b != "" && a - b > 0.2) }'
 	check "a run on a busy host is warned about on stderr" \
 		grep -q 'seq 1: the host was busy during the run' "$tmp/busy.err"
+	fake_run "$tmp/last" "$tmp/one.matrix"
+	check "host_cpu_busy of a boot's last run, read after QEMU exited, is still measured" \
+		test -n "$(col host_cpu_busy "$tmp/last/runs.csv")"
 	export FAKE_BOOT_BURN=6
 	fake_run "$tmp/quiet" --require-quiet "$tmp/one.matrix"
 	rc=$?
