@@ -408,6 +408,11 @@ check "tiny matrix: pull counts are numbers or empty, ops_per_s empty for duty" 
 	sh -c "[ \$(awk -F, 'NR > 1 && (\$8 !~ /^[0-9]*\$/ || \$9 !~ /^[0-9]*\$/ || \$10 !~ /^[0-9]*\$/ || \$24 != \"\")' '$res/runs.csv' | wc -l) = 0 ]"
 check "tiny matrix: matrix copy, plan, seed, host, uname, features, series version kept" \
 	sh -c "for f in tiny.matrix plan.txt seed.txt host.txt uname.txt features-before.txt series-version.txt qemu-cmdline.txt console-1.log; do [ -s '$res'/\$f ] || exit 1; done"
+check "tiny matrix: boot 1, the kernel's and image's sha256, host load on every row" \
+	sh -c "[ \$(awk -F, -v k='$(sha256sum "$top/build/bzImage" | cut -d' ' -f1)' -v m='$(sha256sum "$initrd" | cut -d' ' -f1)' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+		\$c[\"boot\"] == 1 && \$c[\"kernel_sha256\"] == k && \$c[\"image_sha256\"] == m &&
+		\$c[\"host_load1\"] ~ /^[0-9.]+\$/ && \$c[\"host_cpu_busy\"] ~ /^[0-9.]+\$/' '$res/runs.csv' | wc -l) = 4 ]"
 check "tiny matrix: the seed recorded is the file's" test "$(cat "$res/seed.txt" 2>/dev/null)" = 1
 
 # 2. A guest panic mid-matrix: crashed rows, the other runs still done.
@@ -454,5 +459,7 @@ check "--resume finishes the matrix (exit 0)" test "$rc" = 0
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/resume2.out"
 check "--resume: every seq exactly once, nothing repeated" \
 	test "$(rows_of "$res3" | cut -d, -f1 | sort -n | tr '\n' ' ')" = "1 2 3 4 5 6 "
+check "--resume: the resumed runs carry a later boot number" \
+	sh -c "[ \$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"boot\") b = i; next } { print \$b }' '$res3/runs.csv' | sort -u | wc -l) -ge 2 ]"
 check "--resume: the header is there once" \
 	test "$(grep -c '^seq,' "$res3/runs.csv")" = 1
