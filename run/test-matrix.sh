@@ -234,6 +234,22 @@ check "snapshot delta: after minus before, key by key" \
 PJT_SCHEDSTAT=$tmp/none PJT_STATS=$tmp/none sh "$snap" >"$tmp/snap-none" 2>"$tmp/snap-none.err"
 check "snapshot: missing schedstat and pjt_stats give no keys (empty columns) and a note" \
 	sh -c "[ ! -s '$tmp/snap-none' ] && grep -q 'missing' '$tmp/snap-none.err'"
+echo 0 >"$tmp/counting0"
+echo 1 >"$tmp/counting1"
+PJT_SCHEDSTAT=$fixtures/schedstat-before PJT_STATS=$fixtures/pjt_stats-before PJT_COUNTING=$tmp/counting0 \
+	sh "$snap" >"$tmp/snap-c0" 2>/dev/null
+PJT_SCHEDSTAT=$fixtures/schedstat-before PJT_STATS=$fixtures/pjt_stats-before PJT_COUNTING=$tmp/counting1 \
+	sh "$snap" >"$tmp/snap-c1" 2>/dev/null
+check "snapshot: pjt_counting 0 leaves the decision columns empty (not 0), the pulls stay" \
+	sh -c "! grep -q '_evaluated=' '$tmp/snap-c0' && grep -q '^lb_pulls_idle=' '$tmp/snap-c0' && grep -q '^busiest_evaluated=5\$' '$tmp/snap-c1'"
+printf 'counting on\ncombo stock\nworkload fork\n' >"$tmp/counting.matrix"
+check "counting on: the plan says counting 1, the guest plan sets it" \
+	sh -c "'$plan_tool' '$tmp/counting.matrix' | grep -q '^counting	1\$' &&
+	       '$top/run/matrix' --print-guest-plan '$tmp/counting.matrix' | grep -q '^matrix_counting 1\$'"
+printf 'counting yes\ncombo stock\nworkload fork\n' >"$tmp/counting-bad.matrix"
+"$plan_tool" "$tmp/counting-bad.matrix" >/dev/null 2>"$tmp/err"
+check "counting takes on or off only (FILE:LINE)" \
+	sh -c "[ $? = 2 ] && grep -q 'counting-bad.matrix:1: counting' '$tmp/err'"
 printf 'version 16\n' >"$tmp/v16"
 PJT_SCHEDSTAT=$tmp/v16 PJT_STATS=$tmp/none sh "$snap" >"$tmp/snap-v16" 2>&1
 check "snapshot: another schedstat version is not parsed" grep -q 'not version 15' "$tmp/snap-v16"

@@ -5,6 +5,7 @@
 # the host, sources this file, then calls, in this order:
 #
 #   matrix_settings DURATION_MS SETTLE_MS
+#   matrix_counting 0|1                      (pjt_counting for every run)
 #   matrix_tunable NAME VALUE                (0 or more)
 #   matrix_file GUESTNAME PATH < CONTENT     (rt-app JSON files, 0 or more:
 #                                            workload "rt-app PATH" runs it)
@@ -48,6 +49,20 @@ fi
 matrix_settings() {
 	matrix_duration_ms=$1
 	matrix_settle_ms=$2
+}
+
+# pjt_counting: 0, a point whose bit is off runs 6.1's code alone and the
+# decision counters stay empty (snapshot.sh); 1, every point counts.  A
+# kernel without the file counts always (older series): nothing to set.
+# A value that does not read back fails every run.
+matrix_counting_failed=0
+matrix_counting() {
+	[ -e "$debug_sched/pjt_counting" ] || return 0
+	echo "$1" 2>/dev/null > "$debug_sched/pjt_counting"
+	got=$(cat "$debug_sched/pjt_counting" 2>/dev/null)
+	[ "$got" = "$1" ] && return 0
+	loud "pjt_counting: wrote $1, reads '${got:-<missing>}': every run fails"
+	matrix_counting_failed=1
 }
 
 matrix_tunable() {
@@ -191,7 +206,7 @@ matrix_run() {
 	shift 5
 	echo "RUN-BEGIN seq=$seq combo=$combo"
 	status=ok
-	set_features "$features" && set_tunables || status=failed
+	[ "$matrix_counting_failed" = 0 ] && set_features "$features" && set_tunables || status=failed
 	if [ "$status" = ok ] && [ "$1" = duty ]; then
 		calibrate_for "$@"
 	fi

@@ -9,13 +9,15 @@
 #   from /proc/schedstat (version 15), summed over every CPU and domain:
 #     lb_pulls_idle lb_pulls_busy lb_pulls_newidle  (lb_gained per idle type)
 #     alb_pushed ttwu_wake_remote ttwu_move_affine
-#   from /sys/kernel/debug/sched/pjt_stats, when the kernel has it:
+#   from /sys/kernel/debug/sched/pjt_stats, when the kernel has it and
+#   counts (pjt_counting is 1, or the kernel has no pjt_counting file):
 #     POINT_evaluated POINT_differed POINT_applied for every point listed
 # A source that is missing or of another layout gives no keys (the columns
 # stay empty), with one line on stderr saying why.
 # (The paths can be pointed elsewhere for the host tests.)
 schedstat=${PJT_SCHEDSTAT:-/proc/schedstat}
 pjt_stats=${PJT_STATS:-/sys/kernel/debug/sched/pjt_stats}
+pjt_counting=${PJT_COUNTING:-/sys/kernel/debug/sched/pjt_counting}
 
 snapshot() {
 	header= version=
@@ -40,7 +42,11 @@ snapshot() {
 			printf "alb_pushed=%d\nttwu_wake_remote=%d\nttwu_move_affine=%d\n", alb, remote, affine
 		}' "$schedstat"
 	fi
-	if [ -r "$pjt_stats" ]; then
+	# Not counting: the counters stand still, and 0 would claim "no
+	# decision differed"; the columns stay empty instead.
+	if [ -r "$pjt_counting" ] && [ "$(cat "$pjt_counting")" = 0 ]; then
+		:
+	elif [ -r "$pjt_stats" ]; then
 		awk '
 		NR == 1 { if ($1 != "point") { print "snapshot.sh: pjt_stats header is not \"point ...\"" > "/dev/stderr"; exit } next }
 		NF == 4 { printf "%s_evaluated=%s\n%s_differed=%s\n%s_applied=%s\n", $1, $2, $1, $3, $1, $4 }

@@ -101,6 +101,8 @@ static struct {
 	int reps_line;
 	long boots;
 	int boots_line;
+	int counting; /* pjt_counting: the decision counters on (1) or off (0) */
+	int counting_line;
 	unsigned long long seed;
 	int seed_line;
 	struct combo combos[MAX_COMBOS];
@@ -411,6 +413,24 @@ static void do_reps(int line, int argc, char **argv)
 static void do_boots(int line, int argc, char **argv)
 {
 	count_directive(line, argc, argv, &m.boots_line, &m.boots);
+}
+
+/*
+ * counting on|off: /sys/kernel/debug/sched/pjt_counting for the whole
+ * matrix.  Off (the default), a point whose bit is off runs 6.1's code and
+ * nothing else, and the decision-counter columns stay empty; on, every
+ * point also computes the answer it did not take, to count it.
+ */
+static void do_counting(int line, int argc, char **argv)
+{
+	if (want_args(line, argc, 1, 1, "counting on|off") ||
+	    once(line, "counting", &m.counting_line))
+		return;
+	if (strcmp(argv[1], "on") && strcmp(argv[1], "off")) {
+		error_at(line, "counting '%s': want on or off", argv[1]);
+		return;
+	}
+	m.counting = !strcmp(argv[1], "on");
 }
 
 static void do_seed(int line, int argc, char **argv)
@@ -878,7 +898,7 @@ struct directive {
 
 static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
-	{ "reps", do_reps }, { "boots", do_boots }, { "settle", do_settle }, { "seed", do_seed },
+	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
 	{ "workload", do_workload }, { NULL, NULL },
 };
@@ -918,7 +938,7 @@ static void parse_line(int line, char *text)
 	for (d = directives; d->name && strcmp(d->name, argv[0]); d++)
 		;
 	if (!d->name) {
-		error_at(line, "unknown directive '%s' (known: name smp duration reps boots settle seed "
+		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting settle seed "
 			 "combo factorial tunable workload)", argv[0]);
 		return;
 	}
@@ -1041,6 +1061,7 @@ static void print_plan(void)
 	printf("settle_ms\t%lld\n", m.settle_ms);
 	printf("reps\t%ld\n", m.reps);
 	printf("boots\t%ld\n", m.boots);
+	printf("counting\t%d\n", m.counting);
 	for (int i = 0; i < m.nr_tunables; i++)
 		printf("tunable\t%s\t%lu\n", m.tunables[i].name, m.tunables[i].value);
 	for (int i = 0; i < m.nr_topologies; i++) {
@@ -1121,7 +1142,8 @@ static void usage(FILE *out)
 	      "repetitions, orders each repetition block by a seeded shuffle, and\n"
 	      "prints the plan, one tab-separated record a line:\n"
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
-	      "  boots N | tunable NAME VALUE | topology SxCxT --smp N|--topology S,C,T\n"
+	      "  boots N | counting 0|1 | tunable NAME VALUE\n"
+	      "  topology SxCxT --smp N|--topology S,C,T\n"
 	      "  combo NAME FEATURES | workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
 	      "(BOOT: which of the topology's N boots holds the run's repetition block.)\n"
