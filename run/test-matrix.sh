@@ -246,6 +246,8 @@ printf 'counting on\ncombo stock\nworkload fork\n' >"$tmp/counting.matrix"
 check "counting on: the plan says counting 1, the guest plan sets it" \
 	sh -c "'$plan_tool' '$tmp/counting.matrix' | grep -q '^counting	1\$' &&
 	       '$top/run/matrix' --print-guest-plan '$tmp/counting.matrix' | grep -q '^matrix_counting 1\$'"
+check "--counting off overrides the file's counting on" \
+	sh -c "'$plan_tool' --counting off '$tmp/counting.matrix' | grep -q '^counting	0\$'"
 printf 'counting yes\ncombo stock\nworkload fork\n' >"$tmp/counting-bad.matrix"
 "$plan_tool" "$tmp/counting-bad.matrix" >/dev/null 2>"$tmp/err"
 check "counting takes on or off only (FILE:LINE)" \

@@ -1135,7 +1135,8 @@ static void print_plan(void)
 
 static void usage(FILE *out)
 {
-	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] FILE.matrix\n"
+	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] [--counting on|off]\n"
+	      "                   FILE.matrix\n"
 	      "\n"
 	      "Parses and validates FILE.matrix (every bad line is reported as\n"
 	      "FILE:LINE: message), expands combos, factorial cells, workloads and\n"
@@ -1149,13 +1150,14 @@ static void usage(FILE *out)
 	      "(BOOT: which of the topology's N boots holds the run's repetition block.)\n"
 	      "pjtload workloads are checked by pjtload's own parser against each\n"
 	      "topology's vCPUs; two workloads that parse the same are a duplicate.\n"
-	      "--smp, --reps, --duration replace what the file says (--smp: all smp lines).\n"
+	      "--smp, --reps, --duration, --counting replace what the file says (--smp: all smp lines).\n"
 	      "Exit: 0 plan printed, 2 bad file or usage.\n", out);
 }
 
 int main(int argc, char **argv)
 {
 	const char *smp_override = NULL, *reps_override = NULL, *duration_override = NULL;
+	const char *counting_override = NULL;
 	const char *path = NULL;
 	int usage_errors = 0;
 
@@ -1172,6 +1174,8 @@ int main(int argc, char **argv)
 			dst = &reps_override;
 		else if (!strcmp(argv[i], "--duration"))
 			dst = &duration_override;
+		else if (!strcmp(argv[i], "--counting"))
+			dst = &counting_override;
 		if (dst) {
 			if (++i == argc) {
 				fprintf(stderr, "matrix-plan: %s needs a value\n", argv[i - 1]);
@@ -1221,6 +1225,12 @@ int main(int argc, char **argv)
 			one[1] = (char *)reps_override;
 			m.reps_line = 0;
 			do_reps(0, 2, one);
+		}
+		if (counting_override) {
+			one[0] = "counting";
+			one[1] = (char *)counting_override;
+			m.counting_line = 0;
+			do_counting(0, 2, one);
 		}
 		if (duration_override) {
 			one[0] = "duration";
