@@ -321,12 +321,12 @@ if [ -x "$matrix" ]; then
 
 	# Host load: a busy loop beside the fake guest is other load; the same
 	# loop as the process run/boot names as QEMU is not.
-	printf '#!/bin/sh\nsleep 3\n' >"$tmp/guest/bin/rt-app"
+	printf '#!/bin/sh\nsleep 2\n' >"$tmp/guest/bin/rt-app"
 	printf 'settle 0\nreps 1\ncombo stock\nworkload rt-app %s\n' "$fixtures/a/x.json" >"$tmp/one.matrix"
-	export FAKE_BOOT_BURN=6
+	export FAKE_BOOT_BURN=3
 	fake_run "$tmp/busy" "$tmp/one.matrix"
 	unset FAKE_BOOT_BURN
-	export FAKE_BOOT_BURN_AS_QEMU=6
+	export FAKE_BOOT_BURN_AS_QEMU=3
 	fake_run "$tmp/qemu" "$tmp/one.matrix"
 	unset FAKE_BOOT_BURN_AS_QEMU
 	busy_other=$(col host_cpu_busy "$tmp/busy/runs.csv")
@@ -339,7 +339,7 @@ if [ -x "$matrix" ]; then
 	fake_run "$tmp/last" "$tmp/one.matrix"
 	check "host_cpu_busy of a boot's last run, read after QEMU exited, is still measured" \
 		test -n "$(col host_cpu_busy "$tmp/last/runs.csv")"
-	export FAKE_BOOT_BURN=6
+	export FAKE_BOOT_BURN=3
 	fake_run "$tmp/quiet" --require-quiet "$tmp/one.matrix"
 	rc=$?
 	unset FAKE_BOOT_BURN

@@ -5,6 +5,12 @@
  * Every bad line is reported as FILE:LINE: message (all of them, in line
  * order) and nothing is printed on stdout; exit 2.  A good file gives one
  * tab-separated record a line on stdout.
+ *
+ * One source of truth for each contract: the bits, the tunables and their
+ * ranges come from run/contract (build/contract.h, generated), workload
+ * options are parsed by the workload generator's own parser (pjtload's
+ * opts.c and units.c, linked in), so a plan never holds what the guest
+ * would refuse.
  */
 #include <ctype.h>
 #include <errno.h>
