@@ -364,6 +364,18 @@ if [ -x "$matrix" ]; then
 		skip "pjtload does not build on this host"
 	fi
 
+	# A guest value that is not a measurement (negative, hex) is emptied.
+	mkdir -p "$tmp/guest2/bin"
+	printf '#!/bin/sh\necho mode=fork duration_s=0.3 migrations=-103 ops_per_s=0x67 nr_migrations=4\n' >"$tmp/guest2/bin/pjtload"
+	chmod +x "$tmp/guest2/bin/pjtload"
+	printf 'settle 0\nduration 300ms\nreps 1\ncombo stock\nworkload fork rate=10\n' >"$tmp/neg.matrix"
+	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest2 "$matrix" --no-report \
+		--kernel "$tmp/bzImage" --initrd "$tmp/image" --out "$tmp/neg" "$tmp/neg.matrix" 2>"$tmp/neg.err"
+	check "a count of -103 or 0x67 from the guest is left empty, loudly; good cells kept" \
+		sh -c "[ -z \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"migrations\"] \$c[\"ops_per_s\"] }' '$tmp/neg/runs.csv')\" ] &&
+		       [ \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"nr_migrations\"] }' '$tmp/neg/runs.csv')\" = 4 ] &&
+		       grep -q 'not a measurement, left empty: migrations=-103 ops_per_s=0x67' '$tmp/neg.err'"
+
 	# Every key snapshot.sh can print is a runs.csv column.
 	for w in before after; do
 		PJT_SCHEDSTAT=$fixtures/schedstat-$w PJT_STATS=$fixtures/pjt_stats-$w sh "$top/initramfs/lib/snapshot.sh"
