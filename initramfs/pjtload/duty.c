@@ -329,7 +329,7 @@ int run_calibrate(const struct pjt_options *o)
 	out_double("duration_s", 3, (double)r.elapsed_ns / 1e9);
 	out_u64("records", tot.records);
 	out_u64("records_per_check", cal.records_per_check);
-	out_double("records_per_s", 1, cal.records_per_s);
+	out_double("records_per_s", 1, per_second(tot.records, r.elapsed_ns));
 	out_double("calib_records_per_s", 1, cal.records_per_s);
 	out_u64("overruns", tot.overruns);
 	out_i64_or_empty("migrations", tot.migrations);
