@@ -116,12 +116,12 @@ check "cpus= beyond the vCPUs of an --smp override is refused at the workload li
 
 # One parser: the planner accepts a pjtload workload exactly when pjtload's
 # own parser (the host test driver, same opts.c) does on the same vCPUs and
-# task limit (GUEST_TASK_LIMIT 4000 in matrix-plan.c).
+# task limit (GUEST_TASK_LIMIT 3500 in matrix-plan.c).
 if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$top/build" pjtload-host-tools >/dev/null 2>&1; then
 	agree=0 disagree=
 	while read -r words; do
 		# shellcheck disable=SC2086 # a workload's words
-		"$top/build/pjtload-test" parse --task-limit 4000 --available 0-3 $words >/dev/null 2>&1
+		"$top/build/pjtload-test" parse --task-limit 3500 --available 0-3 $words >/dev/null 2>&1
 		generator=$?
 		printf 'smp 4\ncombo stock\nworkload %s\n' "$words" >"$tmp/one-parser.matrix"
 		"$plan_tool" "$tmp/one-parser.matrix" >/dev/null 2>&1
@@ -140,15 +140,15 @@ duty wss=5g
 duty cpus=0-3
 duty cpus=0-4
 duty cpus=3-1
-duty threads=4000
-duty threads=4001
+duty threads=3500
+duty threads=3501
 duty duty=0
 duty seed=18446744073709551615
 calibrate threads=2
 pingpong via=futex
 pingpong via=spin
-pingpong pairs=2000
-pingpong pairs=2001
+pingpong pairs=1750
+pingpong pairs=1751
 fork rate=1000000
 fork rate=1000001
 fork wss=16k
