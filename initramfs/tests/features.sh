@@ -2,8 +2,8 @@
 # Guest suite: the feature-bit plumbing of the series (issue 4).  Every
 # feature of the features file set, cleared and read back (the 6.1 ones and
 # the new ones); unknown names and garbage refused with nothing changed; the
-# pre-5.13 path is the same file; the pjt_* tunables and pjt_stats refuse
-# bad writes and keep their value; a toggle storm under load leaves no splat.
+# pre-5.13 path is the same file; the pjt_* tunables, pjt_counting and
+# pjt_stats refuse bad writes and keep their value; a toggle storm under load leaves no splat.
 # Runs as root in the guest (busybox sh), debugfs at /sys/kernel/debug.
 D=/sys/kernel/debug
 F=$D/sched/features
@@ -80,6 +80,16 @@ tunable_test() { # tunable_test NAME DEFAULT MAX
 }
 tunable_test pjt_short_load 1178 1048576
 tunable_test pjt_short_nr 2 1024
+
+# pjt_counting: off by default (bits off = the stock path, nothing extra),
+# 1 or 0 only.
+C=$D/sched/pjt_counting
+check "pjt_counting defaults to 0" [ "$(cat "$C")" = 0 ]
+check "pjt_counting takes 1" takes "$C" 1
+for bad in 2 -1 abc "1 " "\n" 01x; do
+	check "pjt_counting refuses '$bad' and keeps 1" keeps "$C" "$bad" 1
+done
+check "pjt_counting takes 0" takes "$C" 0
 
 # pjt_stats: documented format, reset by 0 only.
 S=$D/sched/pjt_stats

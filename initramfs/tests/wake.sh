@@ -5,7 +5,8 @@
 # wake_affine (wake_affine_weight); with the bit set its pjt_stats 'applied'
 # grows, with it clear (also under LEGACY_LOAD) it stays 0, and with
 # PJT_IDLEST set the RFC's group or CPU differed from the stock one at least
-# once.
+# once.  Counting (pjt_counting) is on for those phases; with it off nothing
+# is counted, whatever the bits.
 # schedstat ttwu_move_affine / ttwu_wake_remote of each phase are reported
 # as comments, not asserted (timing-dependent).  Restores every bit and
 # pjt_stats at the end.  Runs as root in the guest (busybox sh).
@@ -19,6 +20,7 @@ SNAP=/usr/lib/pjt/snapshot.sh
 feature() { echo "$1" > "$F"; }
 defaults() {
 	for ours in PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD; do feature "NO_$ours"; done
+	echo 1 > "$D/pjt_counting"
 	echo 0 > "$STATS"
 }
 # key KEY FILE: the value of KEY in a snapshot.sh delta file (empty if none).
@@ -90,6 +92,17 @@ for point in idlest wake_affine; do
 	done
 done
 
+# Counting off: the bits act, nothing is counted (no shadow computation).
+defaults
+feature PJT_IDLEST
+feature PJT_WAKE_AFFINE
+echo 0 > "$D/pjt_counting"
+echo 0 > "$STATS"
+pjtload fork rate=0 duration=1s > /dev/null
+pingpong_loaded > /dev/null
+check "counting off: bits set, idlest and wake_affine count nothing" \
+	awk '$1 == "idlest" || $1 == "wake_affine" { a += $2 + $3 + $4 } END { exit a != 0 }' "$STATS"
+
 defaults
 # Forks and wake-ups go on (this check forks): the counters of our points
 # may count evaluations again, never applications.
@@ -98,3 +111,4 @@ check "bits back to their defaults, nothing applied after" \
 	       tr ' ' '\n' < $F | grep -qx NO_PJT_WAKE_AFFINE &&
 	       tr ' ' '\n' < $F | grep -qx NO_LEGACY_LOAD &&
 	       awk '\$1 == \"idlest\" || \$1 == \"wake_affine\" { a += \$4 } END { exit a != 0 }' $STATS"
+echo 0 > "$D/pjt_counting"
