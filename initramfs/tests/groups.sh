@@ -39,22 +39,32 @@ echo 300 > $CG/g2/cpu.weight
 in_group() {
 	g=$1
 	shift
-	(echo $$ > "$CG/$g/cgroup.procs" && exec "$@") &
+	# $$ of a subshell is its parent's: a new sh moves itself, then execs.
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@" > /dev/null' \
+		sh "$CG/$g" "$@" &
 }
 
-# run_point NAME BITS...: six hogs in g1, two in g2, 2 s; pulls and counts.
+# run_point NAME BITS...: seven hogs in g1, three in g2, 4 s; pulls and
+# counts.
 run_point() {
 	name=$1
 	shift
 	only "$@"
 	before=$("$SNAP" | awk -F= '/^lb_pulls_/ { s += $2 } END { print s + 0 }')
-	in_group g1 pjtload duty threads=6 duty=100 period=10ms duration=2s
+	in_group g1 pjtload duty threads=7 duty=100 period=10ms duration=4s
 	p1=$!
-	in_group g2 pjtload duty threads=2 duty=100 period=10ms duration=2s
+	in_group g2 pjtload duty threads=3 duty=100 period=10ms duration=4s
 	p2=$!
+	sleep 1
+	grouped=0
+	for g in g1 g2; do
+		[ "$(wc -l < $CG/$g/cgroup.procs)" -eq 1 ] && grouped=$((grouped + 1))
+	done
 	wait $p1; r1=$?
 	wait $p2; r2=$?
 	pulls=$(($("$SNAP" | awk -F= '/^lb_pulls_/ { s += $2 } END { print s + 0 }') - before))
+	check "$name: each group ran its own tasks" \
+		[ "$(cat $CG/g1/cgroup.procs $CG/g2/cgroup.procs | wc -l)" -eq 0 -a "$grouped" = 2 ]
 	move=$(awk '$1 == "move_tasks" { print $2, $3, $4 }' "$STATS")
 	echo "# $name: pulls=$pulls move_tasks evaluated,differed,applied=$move"
 	check "$name: both groups' workloads ran to the end" [ "$r1" = 0 -a "$r2" = 0 ]
