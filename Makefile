@@ -6,10 +6,11 @@ BUILD := $(TOP)/build
 MATRIX ?= feat-matrix/quick.matrix
 
 # Debian packages the project needs (tools copied into the guest included;
-# python3-ply only for the SPDX check of the kernel's checkpatch.pl).
+# python3-ply only for the SPDX check of the kernel's checkpatch.pl; parallel
+# for run/distribute).  No Recommends: qemu's pull in a desktop.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
-	linux-perf file python3-ply
+	linux-perf file python3-ply parallel
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
@@ -29,7 +30,7 @@ deps:
 		echo "deps: missing packages; run as root:"; \
 		echo "  apt-get update && apt-get install -y $$missing"; exit 1; fi; \
 	echo "deps: installing $$missing"; \
-	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 
 include $(wildcard initramfs/*.mk run/*.mk)
 
