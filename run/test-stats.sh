@@ -1,26 +1,13 @@
 #!/bin/sh
-# Host tests of run/stats, run/report and run/compare against the fixtures
+# Host tests of run/stats and run/report against the fixtures
 # in run/fixtures/ and seeded synthetic runs (run/fixtures/gen-runs.awk),
 # TAP-ish output. Quantiles are Hyndman-Fan type 7:
 # q(p) = x[h] + (h - floor h)(x[h+1] - x[h]) with h = (n-1)p, 0-based.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 fixtures=$top/run/fixtures
-tmp=$(mktemp -d /tmp/test-stats.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0 failed=0
-
-check() { # check "description" command...
-	desc=$1; shift
-	n=$((n + 1))
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		sed 's/^/# /' "$tmp/out" | head -20
-		failed=$((failed + 1))
-	fi
-}
+. "$fixtures/tap.sh"
+tap_begin test-stats
 
 # field of summary.csv: summary_field FILE COMBO WORKLOAD_PREFIX METRIC COLUMN
 summary_field() {
@@ -220,22 +207,6 @@ awk -F, -v OFS=, 'NR > 1 { for (i = 25; i <= 42; i++) $i = 0 } { print }' "$fixt
 check "pjt_stats counters that are all 0 skip the decisions chart with that reason" \
 	sh -c "'$top/run/report' '$zeros' 2>/dev/null && [ ! -e '$zeros/charts/s1-decisions.png' ] &&
 	       grep -q 'Chart s1-decisions skipped: every pjt_stats counter is 0' '$zeros/report.md'"
-
-other=$tmp/other
-mkdir -p "$other"
-cp "$fixtures/factorial-2x2-b.csv" "$other/runs.csv"
-"$top/run/compare" "$res" "$other" >"$tmp/compare" 2>/dev/null
-# 6 runs a side, complete separation: the exact Mann-Whitney p is 2/924
-check "run/compare: rfc-after migrations halved (0.500), interval below 1 at 95.89%, p = 2/924" \
-	grep -Eq '^rfc-after +migrations +40 +20 +0\.500 +0\.[0-9]+\.\.0\.[0-9]+ +95\.89% +0\.00216$' "$tmp/compare"
-check "run/compare: an unchanged cell has ratio 1.000 and p 1" \
-	grep -Eq '^stock +migrations +100 +100 +1\.000 +[0-9.]+\.\.[0-9.]+ +95\.89% +1$' "$tmp/compare"
-grep -v 'PJT_SHORT_TASKS,' "$fixtures/factorial-2x2-b.csv" >"$tmp/fewer.csv"
-check "run/compare names the cells only one side has" \
-	sh -c "'$top/run/compare' '$res' '$tmp/fewer.csv' 2>/dev/null | grep -qx 'only in A: duty threads=8 duty=10 period=10ms / PJT_SHORT_TASKS (topology 1x4x1)'"
-check "run/compare: a folder without runs.csv exits 2 with a message" \
-	sh -c "'$top/run/compare' '$res' '$tmp' 2>'$tmp/cerr'; [ \$? -eq 2 ] && grep -q 'runs.csv' '$tmp/cerr'"
-
 
 # ---- coverage: simulated lognormal data with known medians (order.c's
 # own intervals). 20000 replications: the standard error of a coverage
@@ -447,5 +418,65 @@ contract_columns_known() { # csv.c classifies every column of run/contract/colum
 }
 check "every runs.csv column of run/contract/columns is known to csv.c (metric, count, text or host_*)" contract_columns_known
 
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+# ---- summary.json: the run's provenance and summary.csv's cells
+prov=$tmp/prov
+mkdir -p "$prov"
+gen "$prov/runs.csv" seed=8 reps=1 boots=6 extra=1
+cp "$fixtures/gen-plan.txt" "$prov/plan.txt"
+cp "$fixtures/gen.matrix" "$prov/gen.matrix"
+echo 1 >"$prov/seed.txt"
+printf 'build/bzImage\n%s\n' "$(echo kernel | sha256sum | cut -d' ' -f1)" >"$prov/kernel.txt"
+printf 'build/initramfs.cpio.gz\n%s\n' "$(echo image | sha256sum | cut -d' ' -f1)" >"$prov/image.txt"
+printf 'date: 2026-01-02T03:04:05Z\nnproc: 2\nloadavg: 0.1 0.2 0.3 1/100 42\nloadavg at resume: 1\nloadavg at resume: 2\n' >"$prov/host.txt"
+printf 'kernel: build/bzImage\nbuild/src: baseline-15-gabc\npatches sha256: %s\n' "$(echo series | sha256sum | cut -d' ' -f1)" >"$prov/series-version.txt"
+"$top/run/stats" -q "$prov" >/dev/null 2>&1
+summary_json_ok() {
+	python3 -m json.tool "$prov/summary.json" >/dev/null || return 1
+	python3 - "$prov" "$(echo kernel | sha256sum | cut -d' ' -f1)" "$(echo image | sha256sum | cut -d' ' -f1)" <<'EOF'
+import csv, json, math, sys
+d = json.load(open(sys.argv[1] + "/summary.json"))
+p = d["provenance"]
+assert p["matrix"] == "gen" and p["matrix_file"] == "gen.matrix" and p["seed"] == 1, p
+assert p["duration_s"] == 2 and p["settle_s"] == 1 and p["reps"] == 8, p
+assert p["topologies"] == [{"name": "1x4x1", "qemu": "--smp 4"}], p["topologies"]
+assert p["kernel"]["sha256"] == sys.argv[2] and p["kernel"]["path"] == "build/bzImage"
+assert p["image"]["sha256"] == sys.argv[3]
+assert p["series_version"]["patches sha256"] and p["series_version"]["build/src"] == "baseline-15-gabc"
+assert p["date"] == "2026-01-02T03:04:05Z" and p["host"]["nproc"] == "2"
+assert p["host"]["loadavg at resume (2)"] == "2"
+assert p["host_load"]["host_load1"]["n"] == 72 and p["host_load"]["host_load1"]["min"] > 0
+assert p["runs"] == {"total": 72, "ok": 72, "crashed": 0, "failed": 0, "boots": 6}, p["runs"]
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv", newline="")))
+cells = d["cells"]
+assert len(cells) == len(rows) > 0, (len(cells), len(rows))
+def same(a, b):
+    return (a == "" and b is None) or (b is not None and math.isclose(float(a), b, rel_tol=1e-9))
+for r, c in zip(rows, cells):
+    for k in ("topology", "workload", "combo", "features", "metric"):
+        assert r[k] == c[k], (k, r[k], c[k])
+    for k in ("median", "q1", "q3", "min", "max", "ci_lo", "ci_hi", "ci_level"):
+        assert same(r[k], c[k]), (k, r[k], c[k])
+    for k in ("ratio_to_stock", "ratio_to_rfc_before"):
+        if r[k + "_units"] == "":
+            assert c[k] is None
+            continue
+        assert same(r[k], c[k]["value"]) and same(r[k + "_p"], c[k]["p"]) and same(r[k + "_level"], c[k]["level"])
+        assert (r[k + "_sig"] == "*") == c[k]["sig"]
+assert d["statistics"]["family"] > 0
+print(len(cells), "cells, the same as summary.csv")
+EOF
+}
+check "summary.json: valid JSON, the provenance (matrix, seed, duration, topology, kernel and image sha256, series, host, load, date, runs, boots) and summary.csv's cells, value by value" summary_json_ok
+mkdir -p "$tmp/bare"
+# a workload with a backslash, a quote and a tab (CSV: the quote doubled)
+awk -F, -v OFS=, 'NR > 1 && $3 == "stock" { $5 = "\"duty \\ \"\"q\"\"\t\"" } { print }' "$fixtures/small-sets.csv" >"$tmp/bare/runs.csv"
+check "summary.json without provenance files: still valid, unknowns are null; quotes, backslashes and tabs escaped" \
+	sh -c "'$top/run/stats' -q '$tmp/bare' >/dev/null 2>&1 && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d[\"provenance\"]
+assert p[\"matrix\"] is None and p[\"kernel\"][\"sha256\"] is None and p[\"date\"] is None and p[\"duration_s\"] is None
+assert any(\"\\\\\" in c[\"workload\"] and \"\\\"\" in c[\"workload\"] and \"\\t\" in c[\"workload\"] for c in d[\"cells\"])
+' '$tmp/bare/summary.json'"
+
+tap_end

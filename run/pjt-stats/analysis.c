@@ -54,16 +54,74 @@ static const int palette[] = {
 	0x994455, 0x997700, 0x4477aa, 0xee6677, 0x228833, 0xccbb44, 0x66ccee,
 	0xaa3377, 0xbbbbbb, 0x7f3c8d, 0x8c564b,
 };
-static const char *const primary_metrics[] = {
-	"lb_pulls_total", "migrations", "records_per_s", "ops_per_s", "wakeup_p99_us",
+/* The primary metrics and which way each is better: the one definition
+ * the statistics, the report's summary and run/compare's --fail-above
+ * read. Pulls and migrations: each moves a task off the CPU whose cache
+ * it warmed, and the RFC's aim is fewer of them (its throughput must not
+ * drop for it); throughput: more is better; wake-up latency: less. */
+static const struct {
+	const char *name;
+	int better;
+	const char *what;        /* for sentences: "pulls", "throughput" */
+} primary_metrics[] = {
+	{ "lb_pulls_total", BETTER_LOWER, "pulls" },
+	{ "migrations", BETTER_LOWER, "migrations" },
+	{ "records_per_s", BETTER_HIGHER, "throughput" },
+	{ "ops_per_s", BETTER_HIGHER, "throughput" },
+	{ "wakeup_p99_us", BETTER_LOWER, "wake-up p99 latency" },
 };
+#define NPRIMARY (sizeof(primary_metrics) / sizeof(primary_metrics[0]))
 
 int is_primary_metric(const char *name)
 {
-	for (size_t i = 0; i < sizeof(primary_metrics) / sizeof(primary_metrics[0]); i++)
-		if (!strcmp(name, primary_metrics[i]))
+	for (size_t i = 0; i < NPRIMARY; i++)
+		if (!strcmp(name, primary_metrics[i].name))
 			return 1;
 	return 0;
+}
+
+int metric_better(const char *name)
+{
+	for (size_t i = 0; i < NPRIMARY; i++)
+		if (!strcmp(name, primary_metrics[i].name))
+			return primary_metrics[i].better;
+	return BETTER_UNDEFINED;
+}
+
+const char *metric_better_word(const char *name)
+{
+	int better = metric_better(name);
+
+	return better == BETTER_HIGHER ? "higher" : better == BETTER_LOWER ? "lower" : NULL;
+}
+
+const char *metric_noun(const char *name)
+{
+	for (size_t i = 0; i < NPRIMARY; i++)
+		if (!strcmp(name, primary_metrics[i].name))
+			return primary_metrics[i].what;
+	return name;
+}
+
+const char *better_text(int better)
+{
+	return better == BETTER_HIGHER ? "higher is better"
+		: better == BETTER_LOWER ? "lower is better" : "no direction (secondary)";
+}
+
+/* The primary metrics with their directions, joined by sep. */
+char *primary_metric_list(const char *sep)
+{
+	char *list = xstrdup("");
+
+	for (size_t i = 0; i < NPRIMARY; i++) {
+		char *next = xasprintf("%s%s%s (%s)", list, i ? sep : "", primary_metrics[i].name,
+				       better_text(primary_metrics[i].better));
+
+		free(list);
+		list = next;
+	}
+	return list;
 }
 
 int metric_index(const struct analysis *a, const char *name)
@@ -165,7 +223,7 @@ char *base_name(const struct analysis *a, uint32_t bits)
 	return name;
 }
 
-static double row_value(const struct analysis *a, const struct run_row *row, int m)
+double metric_value(const struct analysis *a, const struct run_row *row, int m)
 {
 	int col = a->metric_col[m];
 
@@ -345,8 +403,8 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 
 		if (rx < 0 || rr < 0)
 			continue;
-		vx = row_value(a, &a->table->rows[rx], m);
-		vr = row_value(a, &a->table->rows[rr], m);
+		vx = metric_value(a, &a->table->rows[rx], m);
+		vr = metric_value(a, &a->table->rows[rr], m);
 		if (isnan(vx) || isnan(vr))
 			continue;
 		d[n] = log_ratio(vx, vr);
@@ -541,7 +599,7 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				for (c = 0; c < cells; c++) {
 					int row = s->groups[ds->cell_group[c]].block_row[b];
 
-					if (row < 0 || isnan(y[c] = row_value(a, &a->table->rows[row], m)))
+					if (row < 0 || isnan(y[c] = metric_value(a, &a->table->rows[row], m)))
 						break;
 				}
 				if (c < cells)
@@ -708,7 +766,7 @@ static void build_study(struct analysis *a, struct study *st, const int *rows, i
 				double x;
 
 				if (gr->block_row[b] >= 0 &&
-				    !isnan(x = row_value(a, &t->rows[gr->block_row[b]], m)))
+				    !isnan(x = metric_value(a, &t->rows[gr->block_row[b]], m)))
 					v[n++] = x;
 			}
 			s->n = n;

@@ -1,9 +1,32 @@
-/* run/compare A B: the same cells of two results folders side by side, in
- * the manner of mmtests' compare-kernels: median A, median B, B/A, and the
- * exact distribution-free interval of the ratio (the Mann-Whitney interval
- * of the shift of log values: runs of two folders are not paired) at its
- * own level, with the Mann-Whitney p. No adjustment for multiplicity: the
- * marker is per cell, and the header says so. */
+/* run/compare BASE A [B ...]: a baseline results folder against N others
+ * (other kernels, configurations or topologies of the same matrix), in the
+ * manner of mmtests' compare-kernels.
+ *
+ * Cells are matched by (topology, workload, feature set); when a folder
+ * and the baseline each ran one topology and they differ, by (workload,
+ * feature set) across the two topologies, and the output says so. Runs of
+ * two folders are not paired (other boots, maybe another kernel), so each
+ * side's units are its boots (the median of the cell's runs in each boot)
+ * when the cell's runs come from two or more boots, as everywhere in
+ * pjt-stats, else its runs. Per cell and metric:
+ *   ratio     exp of the Hodges-Lehmann shift of the log units (the median
+ *             of all pairwise ratios folder/base), with the distribution-free
+ *             interval inverted from the exact Mann-Whitney distribution, at
+ *             its exact level (95.89% for 6 units a side); with a 0 among
+ *             the units there are no logs: the ratio of the medians, no
+ *             interval
+ *   p         exact Mann-Whitney (rank-based, so the same on raw and log
+ *             values; ties count one half)
+ *   q         Benjamini-Hochberg over every comparison made (all folders x
+ *             cells x metrics that have a p); * when q <= 5%
+ * The geometric mean of a folder's ratios over all cells of a metric is a
+ * summary of the table, not a test: it has no interval.
+ *
+ * --fail-above PCT: a primary metric regressed when its comparison is
+ * starred and its ratio lies beyond PCT in the metric's worse direction
+ * (metric_better() in analysis.c: lower is better for pulls, migrations and
+ * wake-up latency, so ratio > 1 + PCT; higher is better for throughput, so
+ * ratio < 1 - PCT). */
 #include "pjt-stats.h"
 
 #include <errno.h>
@@ -13,172 +36,1153 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define COMPARE_COLUMNS 8
+#define EXIT_REGRESSION 1
+#define EXIT_REFUSED 3
+#define EXIT_COMPARE_SYSTEM 4
 
-struct text_table {
-	int nrows, cap;
-	char *(*rows)[COMPARE_COLUMNS];
+static const char compare_usage[] =
+"usage: run/compare [options] BASE A [B ...]\n"
+"\n"
+"BASE and A, B, ... are results folders (or runs.csv files) of the same matrix:\n"
+"other kernels, configurations or topologies. Every cell (topology, workload,\n"
+"feature set) of BASE is compared with the same cell of each other folder.\n"
+"\n"
+"Options:\n"
+"  --csv FILE        also write every comparison and the geometric means as CSV\n"
+"  --json FILE       also write the metadata, comparisons, geometric means and\n"
+"                    the verdict as JSON\n"
+"  --fail-above PCT  exit 1 when a primary metric regressed beyond PCT (\"5%%\" or\n"
+"                    \"5\"): significant after the adjustment and its ratio beyond\n"
+"                    1 + PCT where lower is better, below 1 - PCT where higher is\n"
+"                    better (so 100%% or more gates only the metrics where lower\n"
+"                    is better)\n"
+"  --all-metrics     compare every measured metric, not only the primary ones (the\n"
+"                    family of the adjustment grows with them)\n"
+"  --strict          refuse (exit 3) folders whose matrix differs from BASE's in\n"
+"                    anything but its name and seed (kernel, image and series may\n"
+"                    differ: that is what is compared)\n"
+"\n"
+"Metadata: each folder's matrix (plan.txt, else its *.matrix file, else the\n"
+"cells of runs.csv), its duration and topologies are checked against BASE's;\n"
+"every difference is named. Kernel, image and series version are listed.\n"
+"\n"
+"Statistics, per cell and metric:\n"
+"  units     the boots of each side (the median of the cell's runs in each boot)\n"
+"            when the cell's runs come from 2 or more boots, else its runs\n"
+"  ratio     exp of the Hodges-Lehmann shift of log units (the median of all\n"
+"            pairwise ratios folder/BASE), with the distribution-free interval\n"
+"            inverted from the exact Mann-Whitney distribution at its own level\n"
+"            (6 units a side: 95.89%%); with a 0 among the units, the ratio of the\n"
+"            medians and no interval\n"
+"  p, q      exact Mann-Whitney p; q: Benjamini-Hochberg over every comparison\n"
+"            made (folders x cells x metrics with a p); * when q <= 0.05; the\n"
+"            output says how many comparisons the family holds\n"
+"  geomean   per folder and metric, the geometric mean of its ratios over all\n"
+"            cells: a summary, no interval\n"
+"  direction of the primary metrics (--fail-above's \"worse\"):\n"
+"            %s\n"
+"\n"
+"Exit: 0 no regression beyond --fail-above (or no --fail-above), 1 a primary\n"
+"metric regressed beyond it, 2 usage or bad input (a folder without a readable\n"
+"runs.csv, a malformed runs.csv), 3 refused: a folder shares no cell with BASE\n"
+"(nothing to compare) or, with --strict, its matrix differs; 4 system error\n"
+"(an output that cannot be written).\n";
+
+struct folder {
+	const char *arg;
+	char *label;             /* "base", "A", "B", ... */
+	struct analysis *a;
+	struct provenance *prov;
+	int source;              /* metadata source shared with the base */
+	int across_topology;     /* cells matched across two different topologies */
+	int ncommon;             /* cells with a value in both */
+	int ndiffs, nstrict;
+	char **diffs;
+	int nunmatched;
+	char **unmatched;        /* "only in base: ..." / "only in A: ..." */
+	int ncompared, nsig, nworse, nbetter;
 };
 
-static void add_row(struct text_table *t, char *cells[COMPARE_COLUMNS])
-{
-	if (t->nrows == t->cap)
-		t->rows = xrealloc(t->rows, (t->cap = t->cap ? 2 * t->cap : 64) * sizeof(*t->rows));
-	memcpy(t->rows[t->nrows++], cells, sizeof(*t->rows));
-}
+struct cmp {                 /* one folder against the base: a cell, a metric */
+	int metric;              /* index into compared metric names */
+	int study, group;        /* in the base analysis */
+	int folder;
+	int present;             /* the folder has the cell with values */
+	int n_base, n;           /* units */
+	const char *unit_base, *unit;
+	double median_base, median;
+	double ratio, lo, hi, level, p, min_p, q;
+	int sig, change, regressed;
+	const char *note;
+};
 
-static struct analysis *load(const char *dir_or_csv)
+struct compare {
+	int nfolders;
+	struct folder *f;        /* f[0] is the base */
+	int nmetrics;
+	char **metrics;
+	int ncmp, cap;
+	struct cmp *c;
+	int family, nsig, nregressed;
+	double fail_above;       /* fraction; NaN: no gate */
+	double best_min_p;       /* smallest p any comparison can reach */
+	int all_metrics, strict;
+};
+
+static int is_dir(const char *path)
 {
 	struct stat st;
-	char *csv = stat(dir_or_csv, &st) == 0 && S_ISDIR(st.st_mode)
-		? xasprintf("%s/runs.csv", dir_or_csv) : xstrdup(dir_or_csv);
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void load(struct folder *f, const char *arg)
+{
+	char *csv = is_dir(arg) ? xasprintf("%s/runs.csv", arg) : xstrdup(arg);
+	char *dir = is_dir(arg) ? xstrdup(arg) : provenance_dir(arg);
 
 	if (access(csv, R_OK))
 		die_input("run/compare: %s: %s (a results folder must hold runs.csv)", csv, strerror(errno));
-	return analyse(read_runs(csv), 1);
+	f->arg = arg;
+	f->a = analyse(read_runs(csv), 1);
+	f->prov = read_provenance(dir, f->a->table);
+	free(dir);
+	free(csv);
 }
 
-static const struct study *matching_study(const struct analysis *a, const struct study *like)
+/* A feature set in a canonical spelling: the bits sorted, "none" for none. */
+static char *canonical_features(const char *features)
 {
-	for (int s = 0; s < a->nstudies; s++)
-		if (!strcmp(a->studies[s].topology, like->topology) &&
-		    !strcmp(a->studies[s].workload, like->workload))
-			return &a->studies[s];
+	char *copy = xstrdup(features), *word, *save, **words = NULL, *out;
+	int n = 0;
+
+	for (word = strtok_r(copy, "+", &save); word; word = strtok_r(NULL, "+", &save))
+		if (strcmp(word, "none")) {
+			words = xrealloc(words, (n + 1) * sizeof(char *));
+			words[n++] = word;
+		}
+	for (int i = 1; i < n; i++) /* insertion sort: a handful of bits */
+		for (int j = i; j > 0 && strcmp(words[j - 1], words[j]) > 0; j--) {
+			char *t = words[j];
+
+			words[j] = words[j - 1];
+			words[j - 1] = t;
+		}
+	out = xstrdup(n ? "" : "none");
+	for (int i = 0; i < n; i++) {
+		char *next = xasprintf("%s%s%s", out, i ? "+" : "", words[i]);
+
+		free(out);
+		out = next;
+	}
+	free(words);
+	free(copy);
+	return out;
+}
+
+static int same_features(const char *x, const char *y)
+{
+	char *cx = canonical_features(x), *cy = canonical_features(y);
+	int same = !strcmp(cx, cy);
+
+	free(cx);
+	free(cy);
+	return same;
+}
+
+static const struct study *matching_study(const struct folder *f, const struct study *like)
+{
+	for (int s = 0; s < f->a->nstudies; s++)
+		if ((f->across_topology || !strcmp(f->a->studies[s].topology, like->topology)) &&
+		    !strcmp(f->a->studies[s].workload, like->workload))
+			return &f->a->studies[s];
 	return NULL;
 }
 
-static double *log_values(const struct sample *s)
+static int matching_group(const struct folder *f, const struct study *st, const char *features)
 {
-	double *v = xmalloc(s->n * sizeof(double));
-
-	for (int i = 0; i < s->n; i++)
-		v[i] = log(s->sorted[i]);
-	return v;
+	for (int g = 0; st && g < st->ngroups; g++)
+		if (same_features(f->a->combos[st->groups[g].combo].features, features))
+			return g;
+	return -1;
 }
 
-static char *number(double v)
+static void add_string(char ***list, int *n, char *s)
 {
-	char buf[64];
-
-	format_number(buf, sizeof(buf), v);
-	return xstrdup(*buf ? buf : "-");
+	*list = xrealloc(*list, (*n + 1) * sizeof(char *));
+	(*list)[(*n)++] = s;
 }
 
-/* Names the (workload, combo) cells of x that y lacks, so nothing drops
- * out of the comparison unsaid. */
-static void report_unmatched(const struct analysis *x, const struct analysis *y, const char *side)
+/* ---- metadata ---- */
+
+static int compare_strings(const void *x, const void *y)
 {
-	for (int s = 0; s < x->nstudies; s++) {
-		const struct study *sx = &x->studies[s], *sy = matching_study(y, sx);
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
 
-		for (int g = 0; g < sx->ngroups; g++) {
-			const char *combo = x->combos[sx->groups[g].combo].name;
-			int found = 0;
+/* The values of one kind of record, sorted. */
+static int values_of(const struct provenance *p, int src, const char *kind, char ***out)
+{
+	int n = 0;
 
-			for (int h = 0; sy && h < sy->ngroups && !found; h++)
-				found = !strcmp(y->combos[sy->groups[h].combo].name, combo);
-			if (!found)
-				printf("only in %s: %s / %s (topology %s)\n", side, sx->workload, combo,
-				       sx->topology);
+	*out = xmalloc((p->nrec[src] + 1) * sizeof(char *));
+	for (int i = 0; i < p->nrec[src]; i++)
+		if (!strcmp(p->rec[src][i].kind, kind))
+			(*out)[n++] = p->rec[src][i].value;
+	qsort(*out, n, sizeof(char *), compare_strings);
+	return n;
+}
+
+static char *joined(char **v, int n, int quote)
+{
+	char *s = xstrdup("");
+
+	for (int i = 0; i < n; i++) {
+		char *next = xasprintf(quote ? "%s%s'%s'" : "%s%s%s", s, i ? ", " : "", v[i]);
+
+		free(s);
+		s = next;
+	}
+	return s;
+}
+
+/* One difference of one kind of record, or NULL when the same. */
+static char *kind_difference(const struct folder *base, const struct folder *f, const char *kind)
+{
+	char **x, **y, **only_x, **only_y, *text = NULL;
+	int nx = values_of(base->prov, f->source, kind, &x), ny = values_of(f->prov, f->source, kind, &y);
+	int i = 0, j = 0, ox = 0, oy = 0;
+
+	only_x = xmalloc((nx + 1) * sizeof(char *));
+	only_y = xmalloc((ny + 1) * sizeof(char *));
+	while (i < nx || j < ny) { /* both sorted: a merge */
+		int c = i == nx ? 1 : j == ny ? -1 : strcmp(x[i], y[j]);
+
+		if (c < 0)
+			only_x[ox++] = x[i++];
+		else if (c > 0)
+			only_y[oy++] = y[j++];
+		else
+			i++, j++;
+	}
+	if (ox || oy) {
+		char *a = joined(only_x, ox, 1), *b = joined(only_y, oy, 1);
+
+		if (nx == 1 && ny == 1)
+			text = xasprintf("%s: %s in %s, %s in %s", kind, a, base->label, b, f->label);
+		else
+			text = xasprintf("%s: %s%s%s%s%s%s%s%s", kind, ox ? "only in " : "", ox ? base->label : "",
+					 ox ? ": " : "", a, ox && oy ? "; " : "", oy ? "only in " : "",
+					 oy ? f->label : "", oy ? ": " : "");
+		if (oy && !(nx == 1 && ny == 1)) {
+			char *full = xasprintf("%s%s", text, b);
+
+			free(text);
+			text = full;
+		}
+		free(a);
+		free(b);
+	}
+	free(only_x);
+	free(only_y);
+	free(x);
+	free(y);
+	return text;
+}
+
+/* The kinds of record, duration and topology first. */
+static int kinds_of(const struct folder *base, const struct folder *f, const char ***out)
+{
+	static const char *const first[] = { "duration_ms", "duration", "topology", "smp" };
+	const char **kinds = xmalloc((base->prov->nrec[f->source] + f->prov->nrec[f->source] + 4) * sizeof(char *));
+	int n = 0;
+
+	for (int i = 0; i < 4; i++)
+		kinds[n++] = first[i];
+	for (int side = 0; side < 2; side++) {
+		const struct provenance *p = side ? f->prov : base->prov;
+
+		for (int i = 0; i < p->nrec[f->source]; i++) {
+			int seen = 0;
+
+			for (int k = 0; k < n && !seen; k++)
+				seen = !strcmp(kinds[k], p->rec[f->source][i].kind);
+			if (!seen)
+				kinds[n++] = p->rec[f->source][i].kind;
 		}
 	}
+	*out = kinds;
+	return n;
 }
 
-int compare_results(const char *dir_a, const char *dir_b)
+static void check_metadata(struct compare *c, struct folder *f)
 {
-	struct analysis *a = load(dir_a), *b = load(dir_b);
-	struct text_table table = { 0 };
-	char *header[COMPARE_COLUMNS] = { "combo", "metric", "A median", "B median", "B/A", "interval", "level", "p" };
-	int widths[COMPARE_COLUMNS] = { 0 }, cells_compared = 0;
+	const struct folder *base = &c->f[0];
+	const char **kinds;
+	int nkinds;
 
-	printf("A: %s\nB: %s\nB/A: ratio of medians; interval: exact Mann-Whitney interval of the ratio (shift of log values) at the level shown; p: exact Mann-Whitney (unadjusted, per cell: expect 5%% of unchanged cells below 0.05)\n",
-	       a->table->path, b->table->path);
-	for (int s = 0; s < a->nstudies; s++) {
-		const struct study *sa = &a->studies[s], *sb = matching_study(b, sa);
-		int first_row = table.nrows;
+	for (f->source = 0; f->source < NSOURCES; f->source++)
+		if (base->prov->have[f->source] && f->prov->have[f->source])
+			break;
+	nkinds = kinds_of(base, f, &kinds);
+	for (int k = 0; k < nkinds; k++) {
+		char *d = kind_difference(base, f, kinds[k]);
 
-		if (!sb)
+		if (!d)
 			continue;
-		for (int ga = 0; ga < sa->ngroups; ga++) {
-			const char *combo = a->combos[sa->groups[ga].combo].name;
-			int gb;
+		add_string(&f->diffs, &f->ndiffs, d);
+		f->nstrict += strcmp(kinds[k], "name") && strcmp(kinds[k], "seed");
+	}
+	free(kinds);
+	if (f->source != SRC_RUNS) { /* runs.csv may lack cells the plan has (a run stopped early) */
+		int keep = f->source;
 
-			for (gb = 0; gb < sb->ngroups && strcmp(b->combos[sb->groups[gb].combo].name, combo); gb++)
-				;
-			if (gb == sb->ngroups)
+		for (int k = 0; k < 3; k++) {
+			static const char *const kinds3[] = { "topology", "workload", "combo" };
+			char *d;
+
+			f->source = keep;
+			if ((d = kind_difference(base, f, kinds3[k]))) {
+				free(d); /* named already */
 				continue;
-			for (int ma = 0; ma < a->nmetrics; ma++) {
-				int mb = metric_index(b, a->metric_names[ma]);
-				const struct sample *xa, *xb;
-				double ratio, est, p = NAN;
-				struct interval ci = { NAN, NAN, NAN };
-				char *cells[COMPARE_COLUMNS];
+			}
+			f->source = SRC_RUNS;
+			if ((d = kind_difference(base, f, kinds3[k]))) {
+				char *full = xasprintf("runs.csv %s", d);
 
-				if (mb < 0)
-					continue;
-				xa = &sa->groups[ga].metric[ma];
-				xb = &sb->groups[gb].metric[mb];
-				if (!xa->n || !xb->n)
-					continue;
-				ratio = xa->median > 0 ? xb->median / xa->median : NAN;
-				if (xa->min > 0 && xb->min > 0) {
-					double *la = log_values(xa), *lb = log_values(xb);
-
-					ci = shift_interval(la, xa->n, lb, xb->n, &est, &p);
-					free(la);
-					free(lb);
-				}
-				cells[0] = xstrdup(combo);
-				cells[1] = xstrdup(a->metric_names[ma]);
-				cells[2] = number(xa->median);
-				cells[3] = number(xb->median);
-				cells[4] = isfinite(ratio) ? xasprintf("%.3f", ratio) : xstrdup("- (A median 0)");
-				cells[5] = isnan(ci.lo) ? xstrdup(xa->min > 0 && xb->min > 0 ? "-" : "- (a 0: no log)")
-					: xasprintf("%.3f..%.3f", exp(ci.lo), exp(ci.hi));
-				cells[6] = format_level(ci.level);
-				cells[7] = isnan(p) ? xstrdup("-") : xasprintf("%.3g", p);
-				add_row(&table, cells);
-				cells_compared++;
+				free(d);
+				add_string(&f->diffs, &f->ndiffs, full);
+				f->nstrict++;
 			}
 		}
-		if (table.nrows > first_row) {
-			/* a study heading row: only the first cell is printed */
-			char *cells[COMPARE_COLUMNS] = { xasprintf("== %s (topology %s)", sa->workload, sa->topology) };
+		f->source = keep;
+	}
+}
 
-			for (int i = 1; i < COMPARE_COLUMNS; i++)
-				cells[i] = NULL;
-			add_row(&table, cells);
-			/* move the heading before its rows */
-			char *(heading)[COMPARE_COLUMNS];
-			memcpy(heading, table.rows[table.nrows - 1], sizeof(heading));
-			memmove(&table.rows[first_row + 1], &table.rows[first_row],
-				(table.nrows - 1 - first_row) * sizeof(*table.rows));
-			memcpy(table.rows[first_row], heading, sizeof(heading));
+/* Cells are matched by topology when the two folders share one; a folder
+ * that ran one other topology than the base's one is matched across them. */
+static void choose_topology_matching(struct compare *c, struct folder *f)
+{
+	char **tb, **tf;
+	int nb = column_values(c->f[0].a->table, "topology", &tb);
+	int nf = column_values(f->a->table, "topology", &tf), shared = 0;
+
+	for (int i = 0; i < nb; i++)
+		for (int j = 0; j < nf; j++)
+			shared |= !strcmp(tb[i], tf[j]);
+	f->across_topology = !shared && nb == 1 && nf == 1;
+	if (f->across_topology)
+		add_string(&f->diffs, &f->ndiffs,
+			   xasprintf("cells are matched across topologies: %s ran %s, %s ran %s",
+				     c->f[0].label, tb[0], f->label, tf[0]));
+	free(tb);
+	free(tf);
+}
+
+/* Names cells one side has and the other lacks, and combinations whose
+ * names differ for the same bits. */
+static void match_cells(struct compare *c, struct folder *f)
+{
+	const struct folder *base = &c->f[0];
+
+	for (int side = 0; side < 2; side++) {
+		const struct folder *x = side ? f : base, *y = side ? base : f;
+		struct folder yy = *y;
+
+		yy.across_topology = f->across_topology;
+		for (int s = 0; s < x->a->nstudies; s++) {
+			const struct study *sx = &x->a->studies[s], *sy = matching_study(&yy, sx);
+
+			for (int g = 0; g < sx->ngroups; g++) {
+				const struct combo *cx = &x->a->combos[sx->groups[g].combo];
+				int gy = matching_group(&yy, sy, cx->features);
+
+				if (gy < 0) {
+					add_string(&f->unmatched, &f->nunmatched,
+						   xasprintf("only in %s: %s / %s (%s, topology %s)", x->label,
+							     sx->workload, cx->name, cx->features, sx->topology));
+					continue;
+				}
+				if (side)
+					continue;
+				f->ncommon++;
+				if (strcmp(cx->name, y->a->combos[sy->groups[gy].combo].name))
+					add_string(&f->diffs, &f->ndiffs,
+						   xasprintf("combination %s (%s) is called %s in %s", cx->name,
+							     cx->features, y->a->combos[sy->groups[gy].combo].name,
+							     f->label));
+			}
 		}
 	}
-	if (!cells_compared) {
-		fprintf(stderr, "run/compare: %s and %s have no (workload, combo, metric) with values in both\n",
-			a->table->path, b->table->path);
-		return 1;
-	}
-	for (int c = 0; c < COMPARE_COLUMNS; c++)
-		widths[c] = strlen(header[c]);
-	for (int r = 0; r < table.nrows; r++)
-		for (int c = 0; c < COMPARE_COLUMNS && table.rows[r][1]; c++)
-			if ((int)strlen(table.rows[r][c]) > widths[c])
-				widths[c] = strlen(table.rows[r][c]);
-	for (int r = -1; r < table.nrows; r++) {
-		char **cells = r < 0 ? header : table.rows[r];
+}
 
-		if (r >= 0 && !cells[1]) {
-			printf("\n%s\n", cells[0]);
+/* ---- statistics ---- */
+
+/* A cell's values of one metric and their units (boots when 2 or more). */
+static int cell_units(const struct analysis *a, const struct study *st, int g, int m,
+		      double *out, const char **unit)
+{
+	int *boot = xmalloc((st->nblocks + 1) * sizeof(int)), n = 0;
+
+	for (int b = 0; b < st->nblocks; b++) {
+		int row = st->groups[g].block_row[b];
+		double v;
+
+		if (row >= 0 && !isnan(v = metric_value(a, &a->table->rows[row], m))) {
+			out[n] = v;
+			boot[n++] = st->block_boot[b];
+		}
+	}
+	n = boot_units(out, boot, n, st->nboots, unit);
+	if (!strcmp(*unit, "block"))
+		*unit = "run"; /* one cell has one run per block */
+	free(boot);
+	return n;
+}
+
+/* The smallest two-sided p the exact Mann-Whitney test can give. */
+static double smallest_p(int na, int nb)
+{
+	double log_choose = lgamma(na + nb + 1.0) - lgamma(na + 1.0) - lgamma(nb + 1.0);
+
+	return fmin(1, 2 * exp(-log_choose));
+}
+
+static void compare_cell(struct cmp *x, const double *a, int na, const double *b, int nb)
+{
+	double est, *la, *lb, *sa, *sb;
+	int positive = 1;
+	struct interval ci;
+
+	x->ratio = x->lo = x->hi = x->level = x->p = x->q = NAN;
+	x->min_p = smallest_p(na, nb);
+	x->note = "";
+	if (!na || !nb) {
+		x->note = "no values";
+		return;
+	}
+	shift_interval(a, na, b, nb, &est, &x->p); /* p: ranks, so the same as on logs */
+	sa = xmalloc(na * sizeof(double));
+	sb = xmalloc(nb * sizeof(double));
+	memcpy(sa, a, na * sizeof(double));
+	memcpy(sb, b, nb * sizeof(double));
+	sort_doubles(sa, na);
+	sort_doubles(sb, nb);
+	for (int i = 0; i < na; i++)
+		positive &= a[i] > 0;
+	for (int i = 0; i < nb; i++)
+		positive &= b[i] > 0;
+	if (positive) {
+		double p;
+
+		la = xmalloc(na * sizeof(double));
+		lb = xmalloc(nb * sizeof(double));
+		for (int i = 0; i < na; i++)
+			la[i] = log(a[i]);
+		for (int i = 0; i < nb; i++)
+			lb[i] = log(b[i]);
+		ci = shift_interval(la, na, lb, nb, &est, &p);
+		x->ratio = exp(est);
+		x->lo = exp(ci.lo);
+		x->hi = exp(ci.hi);
+		x->level = ci.level;
+		if (isnan(ci.level))
+			x->note = "too few units for an interval";
+		free(la);
+		free(lb);
+	} else {
+		/* x/0 = inf: a count that rose from nothing */
+		x->ratio = median_sorted(sb, nb) / median_sorted(sa, na);
+		x->note = "a 0 among the units: ratio of the medians, no interval";
+	}
+	free(sa);
+	free(sb);
+}
+
+static struct cmp *new_cmp(struct compare *c)
+{
+	if (c->ncmp == c->cap)
+		c->c = xrealloc(c->c, (c->cap = c->cap ? 2 * c->cap : 256) * sizeof(struct cmp));
+	memset(&c->c[c->ncmp], 0, sizeof(struct cmp));
+	return &c->c[c->ncmp++];
+}
+
+static void choose_metrics(struct compare *c)
+{
+	const struct analysis *a = c->f[0].a;
+
+	c->metrics = xmalloc((a->nmetrics + 1) * sizeof(char *));
+	for (int pass = 1; pass >= 0; pass--) /* primary first */
+		for (int m = 0; m < a->nmetrics; m++) {
+			int measured = 0;
+
+			if (a->primary[m] != pass || (!pass && !c->all_metrics))
+				continue;
+			for (int s = 0; s < a->nstudies; s++)
+				measured |= a->studies[s].measured[m];
+			if (measured)
+				c->metrics[c->nmetrics++] = a->metric_names[m];
+		}
+}
+
+static void compare_all(struct compare *c)
+{
+	const struct analysis *base = c->f[0].a;
+	int cap = 1;
+
+	for (int i = 0; i < c->nfolders; i++)
+		for (int s = 0; s < c->f[i].a->nstudies; s++)
+			if (c->f[i].a->studies[s].nblocks + 1 > cap)
+				cap = c->f[i].a->studies[s].nblocks + 1;
+	double *ua = xmalloc(cap * sizeof(double)), *ub = xmalloc(cap * sizeof(double));
+
+	for (int mi = 0; mi < c->nmetrics; mi++) {
+		int m = metric_index(base, c->metrics[mi]);
+
+		for (int s = 0; s < base->nstudies; s++) {
+			const struct study *st = &base->studies[s];
+
+			if (!st->measured[m])
+				continue;
+			for (int g = 0; g < st->ngroups; g++) {
+				const char *features = base->combos[st->groups[g].combo].features;
+				const char *unit_a;
+				int na = cell_units(base, st, g, m, ua, &unit_a);
+
+				if (!na)
+					continue;
+				for (int i = 1; i < c->nfolders; i++) {
+					struct folder *f = &c->f[i];
+					const struct study *sf = matching_study(f, st);
+					int gf = matching_group(f, sf, features), mf = metric_index(f->a, c->metrics[mi]);
+					struct cmp *x = new_cmp(c);
+
+					x->metric = mi;
+					x->study = s;
+					x->group = g;
+					x->folder = i;
+					x->n_base = na;
+					x->unit_base = unit_a;
+					x->median_base = st->groups[g].metric[m].median;
+					x->ratio = x->lo = x->hi = x->level = x->p = x->q = x->min_p = x->median = NAN;
+					if (gf < 0 || mf < 0 || !sf->groups[gf].metric[mf].n) {
+						x->note = gf < 0 ? "not in this folder" : "not measured in this folder";
+						continue;
+					}
+					x->present = 1;
+					x->median = sf->groups[gf].metric[mf].median;
+					x->n = cell_units(f->a, sf, gf, mf, ub, &x->unit);
+					/* cell_units sorts neither; compare_cell copies */
+					compare_cell(x, ua, na, ub, x->n);
+					f->ncompared++;
+				}
+			}
+		}
+	}
+	free(ua);
+	free(ub);
+}
+
+/* Benjamini-Hochberg over every comparison made, then the verdicts. */
+static void adjust_and_judge(struct compare *c)
+{
+	double *p = xmalloc((c->ncmp + 1) * sizeof(double)), *q = xmalloc((c->ncmp + 1) * sizeof(double));
+	int *index = xmalloc((c->ncmp + 1) * sizeof(int));
+
+	c->best_min_p = 1;
+	for (int i = 0; i < c->ncmp; i++)
+		if (c->c[i].present && !isnan(c->c[i].p)) {
+			index[c->family] = i;
+			p[c->family++] = c->c[i].p;
+			if (c->c[i].min_p < c->best_min_p)
+				c->best_min_p = c->c[i].min_p;
+		}
+	bh_adjust(p, q, c->family);
+	for (int k = 0; k < c->family; k++) {
+		struct cmp *x = &c->c[index[k]];
+		int better = metric_better(c->metrics[x->metric]);
+		struct folder *f = &c->f[x->folder];
+
+		x->q = q[k];
+		x->sig = q[k] <= FDR_Q;
+		if (!x->sig || isnan(x->ratio) || x->ratio == 1)
+			continue;
+		c->nsig++;
+		f->nsig++;
+		x->change = better == BETTER_UNDEFINED ? (x->ratio > 1 ? 2 : -2)
+			: (x->ratio > 1) == (better == BETTER_HIGHER) ? 1 : -1;
+		f->nworse += x->change == -1;
+		f->nbetter += x->change == 1;
+		if (!isnan(c->fail_above) && is_primary_metric(c->metrics[x->metric]) && x->change == -1 &&
+		    (better == BETTER_LOWER ? x->ratio > 1 + c->fail_above : x->ratio < 1 - c->fail_above)) {
+			x->regressed = 1;
+			c->nregressed++;
+		}
+	}
+	free(p);
+	free(q);
+	free(index);
+}
+
+static const char *change_word(int change)
+{
+	switch (change) {
+	case 1: return "better";
+	case -1: return "worse";
+	case 2: return "higher";
+	case -2: return "lower";
+	default: return "";
+	}
+}
+
+/* ---- output ---- */
+
+static char *num(const char *fmt, double v)
+{
+	return isnan(v) ? xstrdup("-") : isinf(v) ? xstrdup(v > 0 ? "unbounded" : "-unbounded")
+		: xasprintf(fmt, v);
+}
+
+static char *units_text(int n, const char *unit)
+{
+	return xasprintf("%d %s%s", n, unit ? unit : "unit", n == 1 ? "" : "s");
+}
+
+struct text_table {
+	int ncols, nrows;
+	char ***rows;            /* a row with only cell 0 is a heading */
+};
+
+static void text_row(struct text_table *t, char **cells)
+{
+	t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof(char **));
+	t->rows[t->nrows] = xmalloc(t->ncols * sizeof(char *));
+	memcpy(t->rows[t->nrows++], cells, t->ncols * sizeof(char *));
+}
+
+static void text_print(const struct text_table *t, int left_columns)
+{
+	int *w = xcalloc(t->ncols, sizeof(int));
+
+	for (int r = 0; r < t->nrows; r++)
+		for (int c = 0; c < t->ncols && t->rows[r][1]; c++)
+			if ((int)strlen(t->rows[r][c]) > w[c])
+				w[c] = strlen(t->rows[r][c]);
+	for (int r = 0; r < t->nrows; r++) {
+		int last = t->ncols - 1;
+
+		if (!t->rows[r][1]) {
+			printf("%s\n", t->rows[r][0]);
 			continue;
 		}
-		for (int c = 0; c < COMPARE_COLUMNS - 1; c++)
-			printf(c < 2 ? "%-*s  " : "%*s  ", widths[c], cells[c]);
-		printf("%s\n", cells[COMPARE_COLUMNS - 1]);
+		while (last > 0 && !*t->rows[r][last])
+			last--;
+		for (int c = 0; c <= last; c++)
+			printf(c < left_columns ? "%-*s" : "%*s", c == last && c < left_columns ? 0 : w[c],
+			       t->rows[r][c]), fputs(c == last ? "\n" : "  ", stdout);
 	}
-	report_unmatched(a, b, "A");
-	report_unmatched(b, a, "B");
-	return 0;
+	free(w);
+}
+
+static char *folder_summary(const struct folder *f)
+{
+	const struct provenance *p = f->prov;
+	char **t, *top, *duration, *s;
+	int nt = column_values(f->a->table, "topology", &t);
+
+	top = joined(t, nt, 0);
+	free(t);
+	duration = isnan(p->duration_s) ? xstrdup("unknown") : xasprintf("%g s", p->duration_s);
+	s = xasprintf("matrix %s (%s); duration %s; topology %s; %d runs (%d ok, %d crashed, %d failed) in %d boot%s",
+		      p->name ? p->name : "-",
+		      p->have[SRC_PLAN] ? "plan.txt" : p->have[SRC_MATRIX] ? p->matrix_file : "no plan.txt or *.matrix",
+		      duration, top, f->a->table->nrows, f->a->n_ok, f->a->n_crashed, f->a->n_failed,
+		      p->nboots, p->nboots == 1 ? "" : "s");
+	free(duration);
+	free(top);
+	return s;
+}
+
+/* " (same as base)", " (differs from base)", or nothing when neither knows */
+static const char *sameness(const char *x, const char *base)
+{
+	if (!x && !base)
+		return "";
+	return x && base && !strcmp(x, base) ? " (same as base)" : " (differs from base)";
+}
+
+/* Kernel, image and series of a folder, and whether each is the base's. */
+static char *build_summary(const struct folder *f, const struct folder *base)
+{
+	const struct provenance *p = f->prov, *b = base->prov;
+	const char *patches = kv_get(&p->series, "patches sha256");
+	const char *mark[3] = { "", "", "" };
+
+	if (f != base) {
+		mark[0] = sameness(p->kernel_sha, b->kernel_sha);
+		mark[1] = sameness(p->image_sha, b->image_sha);
+		mark[2] = sameness(patches, kv_get(&b->series, "patches sha256"));
+	}
+	return xasprintf("kernel sha256 %s%s%s%s%s\n       image sha256 %s%s\n       series: patches sha256 %s%s",
+			 p->kernel_sha ? p->kernel_sha : "unknown", p->kernel_path ? " (" : "",
+			 p->kernel_path ? p->kernel_path : "", p->kernel_path ? ")" : "", mark[0],
+			 p->image_sha ? p->image_sha : "unknown", mark[1], patches ? patches : "unknown", mark[2]);
+}
+
+static double geomean(const struct compare *c, int mi, int folder, int *n, int *worse, int *improved)
+{
+	double sum = 0;
+
+	*n = *worse = *improved = 0;
+	for (int k = 0; k < c->ncmp; k++) {
+		const struct cmp *x = &c->c[k];
+
+		if (x->metric != mi || x->folder != folder || !x->present)
+			continue;
+		*worse += x->change == -1;
+		*improved += x->change == 1;
+		if (isfinite(x->ratio) && x->ratio > 0) {
+			sum += log(x->ratio);
+			(*n)++;
+		}
+	}
+	return *n ? exp(sum / *n) : NAN;
+}
+
+static void print_text(const struct compare *c)
+{
+	const struct analysis *base = c->f[0].a;
+	char *directions;
+
+	printf("run/compare: %d folder%s against the baseline\n", c->nfolders - 1, c->nfolders == 2 ? "" : "s");
+	for (int i = 0; i < c->nfolders; i++) {
+		const struct folder *f = &c->f[i];
+		char *sum = folder_summary(f), *build = build_summary(f, &c->f[0]);
+
+		printf("  %-4s %s\n       %s\n       %s\n", f->label, f->arg, sum, build);
+		free(sum);
+		free(build);
+	}
+	printf("\nMetadata against %s:\n", c->f[0].label);
+	for (int i = 1; i < c->nfolders; i++) {
+		const struct folder *f = &c->f[i];
+
+		printf("  %s (%s): %s\n", f->label, provenance_source_names[f->source],
+		       f->ndiffs ? "differs:" : "same matrix, duration and topology");
+		for (int d = 0; d < f->ndiffs; d++)
+			printf("    - %s\n", f->diffs[d]);
+	}
+	directions = primary_metric_list(", ");
+	printf("\nratio: folder / %s, exp of the Hodges-Lehmann shift of log units (median of the pairwise ratios);\n"
+	       "interval: exact Mann-Whitney interval of the ratio at the level shown; units: boots (median of a\n"
+	       "boot's runs) when a cell ran in 2 or more boots, else runs; p: exact Mann-Whitney;\n"
+	       "q: Benjamini-Hochberg over all %d comparisons made (%d folder%s x cells x %d metric%s); * = q <= %g.\n"
+	       "better/worse: starred, in the metric's direction: %s.\n",
+	       c->f[0].label, c->family, c->nfolders - 1, c->nfolders == 2 ? "" : "s", c->nmetrics,
+	       c->nmetrics == 1 ? "" : "s", FDR_Q, directions);
+	free(directions);
+	if (c->best_min_p > FDR_Q)
+		printf("note: with these units no comparison can reach p <= %g (the smallest possible p is %.3g):\n"
+		       "nothing can be starred%s.\n", FDR_Q, c->best_min_p,
+		       isnan(c->fail_above) ? "" : " and --fail-above cannot fail");
+	for (int mi = 0; mi < c->nmetrics; mi++) {
+		int m = metric_index(base, c->metrics[mi]);
+		int better = metric_better(c->metrics[mi]);
+
+		printf("\n== %s: %s, %s ==\n", c->metrics[mi], base->primary[m] ? "primary" : "secondary",
+		       better_text(better));
+		for (int s = 0; s < base->nstudies; s++) {
+			struct text_table t = { 11, 0, NULL };
+			char *head[11] = { "combo", "folder", "units", "median", "ratio", "interval", "level", "p", "q", "", "change" };
+			int any = 0;
+
+			for (int k = 0; k < c->ncmp; k++)
+				any |= c->c[k].metric == mi && c->c[k].study == s;
+			if (!any)
+				continue;
+			printf("\n-- %s (topology %s) --\n", base->studies[s].workload, base->studies[s].topology);
+			text_row(&t, head);
+			for (int g = 0; g < base->studies[s].ngroups; g++) {
+				int first = 1;
+
+				for (int k = 0; k < c->ncmp; k++) {
+					const struct cmp *x = &c->c[k];
+					char *cells[11];
+
+					if (x->metric != mi || x->study != s || x->group != g)
+						continue;
+					if (first) {
+						char *row[11] = { base->combos[base->studies[s].groups[g].combo].name,
+								  c->f[0].label, units_text(x->n_base, x->unit_base),
+								  num("%.6g", x->median_base), "", "", "", "", "", "", "" };
+
+						text_row(&t, row);
+						first = 0;
+					}
+					cells[0] = "";
+					cells[1] = c->f[x->folder].label;
+					if (!x->present) {
+						char *row[11] = { "", cells[1], "-", "-", "", "", "", "", "", "", (char *)x->note };
+
+						text_row(&t, row);
+						continue;
+					}
+					cells[2] = units_text(x->n, x->unit);
+					cells[3] = num("%.6g", x->median);
+					cells[4] = num("%.3f", x->ratio);
+					cells[5] = isnan(x->lo) ? xstrdup("-") : xasprintf("%s..%s", num("%.3f", x->lo), num("%.3f", x->hi));
+					cells[6] = format_level(x->level);
+					cells[7] = num("%.3g", x->p);
+					cells[8] = num("%.3g", x->q);
+					cells[9] = x->sig ? "*" : "";
+					cells[10] = x->regressed ? xasprintf("worse, beyond %g%%: REGRESSION", c->fail_above * 100)
+						: *x->note ? xasprintf("%s%s%s", change_word(x->change), x->change ? "; " : "", x->note)
+						: (char *)change_word(x->change);
+					text_row(&t, cells);
+				}
+			}
+			text_print(&t, 2);
+		}
+		/* the geometric mean of each folder's ratios over the cells */
+		printf("\ngeometric mean of the ratios over the cells of %s (a summary of the table, no interval):\n",
+		       c->metrics[mi]);
+		for (int i = 1; i < c->nfolders; i++) {
+			int n, worse, improved;
+			double g = geomean(c, mi, i, &n, &worse, &improved);
+			char *gt = num("%.3f", g);
+
+			printf("  %-4s %s over %d cell%s; starred: %d worse, %d better\n", c->f[i].label, gt, n,
+			       n == 1 ? "" : "s", worse, improved);
+			free(gt);
+		}
+	}
+	for (int i = 1; i < c->nfolders; i++)
+		for (int u = 0; u < c->f[i].nunmatched; u++)
+			printf("%s%s\n", i == 1 && !u ? "\n" : "", c->f[i].unmatched[u]);
+	if (!isnan(c->fail_above)) {
+		printf("\n--fail-above %g%%: ", c->fail_above * 100);
+		if (!c->nregressed)
+			printf("no primary metric regressed beyond it (exit 0)\n");
+		else {
+			printf("%d regression%s beyond it (exit 1):\n", c->nregressed, c->nregressed == 1 ? "" : "s");
+			for (int k = 0; k < c->ncmp; k++) {
+				const struct cmp *x = &c->c[k];
+				const struct study *st = &base->studies[x->study];
+
+				if (x->regressed)
+					printf("  %s: %s, %s / %s (topology %s): ratio %.3f [%s..%s] %s, q %.3g\n",
+					       c->f[x->folder].label, c->metrics[x->metric], st->workload,
+					       base->combos[st->groups[x->group].combo].name, st->topology, x->ratio,
+					       num("%.3f", x->lo), num("%.3f", x->hi), format_level(x->level), x->q);
+			}
+		}
+	}
+}
+
+static void write_csv(const struct compare *c, const char *path)
+{
+	const struct analysis *base = c->f[0].a;
+	FILE *f = open_output(path);
+
+	fputs("kind,metric,primary,better,topology,workload,combo,features,folder,folder_path,"
+	      "base_units,units,unit,base_median,median,ratio,ratio_lo,ratio_hi,ratio_level,p,q,sig,"
+	      "change,regressed,note\n", f);
+	for (int k = 0; k < c->ncmp; k++) {
+		const struct cmp *x = &c->c[k];
+		const struct study *st = &base->studies[x->study];
+		const struct combo *cb = &base->combos[st->groups[x->group].combo];
+		const char *better = metric_better_word(c->metrics[x->metric]);
+
+		fprintf(f, "cell,%s,%d,%s,", c->metrics[x->metric], is_primary_metric(c->metrics[x->metric]),
+			better ? better : "");
+		csv_text(f, st->topology);
+		fputc(',', f);
+		csv_text(f, st->workload);
+		fputc(',', f);
+		csv_text(f, cb->name);
+		fputc(',', f);
+		csv_text(f, cb->features);
+		fprintf(f, ",%s,", c->f[x->folder].label);
+		csv_text(f, c->f[x->folder].arg);
+		fprintf(f, ",%d,%d,%s", x->n_base, x->n, x->present ? x->unit : "");
+		csv_number(f, x->median_base);
+		csv_number(f, x->median);
+		csv_number(f, x->ratio);
+		csv_number(f, x->lo);
+		csv_number(f, x->hi);
+		csv_number(f, x->level * 100);
+		csv_number(f, x->p);
+		csv_number(f, x->q);
+		fprintf(f, ",%s,%s,%d,", x->sig ? "*" : "", change_word(x->change), x->regressed);
+		csv_text(f, x->note ? x->note : "");
+		fputc('\n', f);
+	}
+	for (int mi = 0; mi < c->nmetrics; mi++)
+		for (int i = 1; i < c->nfolders; i++) {
+			int n, worse, improved;
+			double g = geomean(c, mi, i, &n, &worse, &improved);
+			const char *better = metric_better_word(c->metrics[mi]);
+
+			fprintf(f, "geomean,%s,%d,%s,,,,,%s,", c->metrics[mi], is_primary_metric(c->metrics[mi]),
+				better ? better : "", c->f[i].label);
+			csv_text(f, c->f[i].arg);
+			fprintf(f, ",,%d,cell", n);
+			csv_number(f, NAN);
+			csv_number(f, NAN);
+			csv_number(f, g);
+			fprintf(f, ",,,,,,,,,%d worse and %d better starred cells; no interval\n", worse, improved);
+		}
+	close_output(f, path);
+}
+
+static void json_folder(struct json *j, const struct folder *f, int is_base)
+{
+	const struct provenance *p = f->prov;
+	char **t;
+	int nt = column_values(f->a->table, "topology", &t);
+
+	json_object(j, NULL);
+	json_str(j, "label", f->label);
+	json_str(j, "path", f->arg);
+	json_str(j, "role", is_base ? "baseline" : "compared");
+	json_str(j, "matrix", p->name);
+	json_num(j, "duration_s", p->duration_s);
+	json_array(j, "topologies");
+	for (int i = 0; i < nt; i++)
+		json_str(j, NULL, t[i]);
+	json_end_array(j);
+	free(t);
+	json_str(j, "kernel_sha256", p->kernel_sha);
+	json_str(j, "kernel_path", p->kernel_path);
+	json_str(j, "image_sha256", p->image_sha);
+	json_str(j, "image_path", p->image_path);
+	json_str(j, "series_patches_sha256", kv_get(&p->series, "patches sha256"));
+	json_int(j, "runs", f->a->table->nrows);
+	json_int(j, "runs_ok", f->a->n_ok);
+	json_int(j, "boots", p->nboots);
+	if (!is_base) {
+		json_str(j, "metadata_source", provenance_source_names[f->source]);
+		json_bool(j, "across_topology", f->across_topology);
+		json_int(j, "common_cells", f->ncommon);
+		json_array(j, "differences");
+		for (int d = 0; d < f->ndiffs; d++)
+			json_str(j, NULL, f->diffs[d]);
+		json_end_array(j);
+		json_array(j, "unmatched_cells");
+		for (int u = 0; u < f->nunmatched; u++)
+			json_str(j, NULL, f->unmatched[u]);
+		json_end_array(j);
+	}
+	json_end_object(j);
+}
+
+static void json_cmp(struct json *j, const struct compare *c, const struct cmp *x)
+{
+	const struct analysis *base = c->f[0].a;
+	const struct study *st = &base->studies[x->study];
+	const struct combo *cb = &base->combos[st->groups[x->group].combo];
+
+	json_object(j, NULL);
+	json_str(j, "metric", c->metrics[x->metric]);
+	json_str(j, "topology", st->topology);
+	json_str(j, "workload", st->workload);
+	json_str(j, "combo", cb->name);
+	json_str(j, "features", cb->features);
+	json_str(j, "folder", c->f[x->folder].label);
+	json_bool(j, "present", x->present);
+	json_int(j, "base_units", x->n_base);
+	json_int(j, "units", x->n);
+	json_str(j, "unit", x->present ? x->unit : NULL);
+	json_num(j, "base_median", x->median_base);
+	json_num(j, "median", x->median);
+	json_num(j, "ratio", x->ratio);
+	json_num(j, "ratio_lo", x->lo);
+	json_num(j, "ratio_hi", x->hi);
+	json_num(j, "ratio_level_pct", x->level * 100);
+	json_num(j, "p", x->p);
+	json_num(j, "smallest_possible_p", x->min_p);
+	json_num(j, "q", x->q);
+	json_bool(j, "significant", x->sig);
+	json_str(j, "change", *change_word(x->change) ? change_word(x->change) : NULL);
+	json_bool(j, "regressed", x->regressed);
+	json_str(j, "note", x->note && *x->note ? x->note : NULL);
+	json_end_object(j);
+}
+
+static void write_json(const struct compare *c, const char *path, int exit_code)
+{
+	struct json j = { open_output(path), 0, { 0 } };
+
+	json_object(&j, NULL);
+	json_str(&j, "tool", "run/compare");
+	json_int(&j, "format_version", 1);
+	json_object(&j, "method");
+	json_str(&j, "ratio", "exp of the Hodges-Lehmann shift of log units (median of the pairwise ratios folder/baseline)");
+	json_str(&j, "interval", "distribution-free, inverted from the exact Mann-Whitney distribution, at its own level");
+	json_str(&j, "units", "boots (median of a cell's runs in each boot) when a cell ran in 2 or more boots, else runs");
+	json_str(&j, "test", "exact Mann-Whitney, two-sided");
+	json_str(&j, "adjustment", "benjamini-hochberg");
+	json_num(&j, "fdr", FDR_Q);
+	json_int(&j, "family", c->family);
+	json_int(&j, "significant", c->nsig);
+	json_num(&j, "smallest_possible_p", c->best_min_p);
+	json_end_object(&j);
+	json_array(&j, "metrics");
+	for (int mi = 0; mi < c->nmetrics; mi++) {
+		json_object(&j, NULL);
+		json_str(&j, "name", c->metrics[mi]);
+		json_bool(&j, "primary", is_primary_metric(c->metrics[mi]));
+		json_str(&j, "better", metric_better_word(c->metrics[mi]));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_array(&j, "folders");
+	for (int i = 0; i < c->nfolders; i++)
+		json_folder(&j, &c->f[i], i == 0);
+	json_end_array(&j);
+	json_array(&j, "comparisons");
+	for (int k = 0; k < c->ncmp; k++)
+		json_cmp(&j, c, &c->c[k]);
+	json_end_array(&j);
+	json_array(&j, "geometric_means");
+	for (int mi = 0; mi < c->nmetrics; mi++)
+		for (int i = 1; i < c->nfolders; i++) {
+			int n, worse, improved;
+			double g = geomean(c, mi, i, &n, &worse, &improved);
+
+			json_object(&j, NULL);
+			json_str(&j, "metric", c->metrics[mi]);
+			json_str(&j, "folder", c->f[i].label);
+			json_int(&j, "cells", n);
+			json_num(&j, "geomean_ratio", g);
+			json_int(&j, "worse", worse);
+			json_int(&j, "better", improved);
+			json_end_object(&j);
+		}
+	json_end_array(&j);
+	json_object(&j, "verdict");
+	json_num(&j, "fail_above_pct", c->fail_above * 100);
+	json_int(&j, "regressions", c->nregressed);
+	json_array(&j, "regressed");
+	for (int k = 0; k < c->ncmp; k++)
+		if (c->c[k].regressed)
+			json_cmp(&j, c, &c->c[k]);
+	json_end_array(&j);
+	json_int(&j, "exit", exit_code);
+	json_end_object(&j);
+	json_end_object(&j);
+	close_output(j.f, path);
+}
+
+/* "5%", "5", "2.5%", "150%" -> 0.05, 0.05, 0.025, 1.5; -1 when not a
+ * percentage >= 0. (Where higher is better, 100% or more cannot be
+ * exceeded: a ratio is never below 0.) */
+static double parse_percent(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%")) || !isfinite(v) || v < 0)
+		return -1;
+	return v / 100;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "run/compare: ");
+	fprintf(stderr, fmt, arg);
+	fputs("\n(run/compare --help for the options)\n", stderr);
+	return EXIT_BAD_INPUT;
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct compare c = { 0 };
+	const char *csv = NULL, *json = NULL;
+	int first = -1, code = 0;
+
+	c.fail_above = NAN;
+	system_error_exit = EXIT_COMPARE_SYSTEM;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help")) {
+			char *list = primary_metric_list(",\n            ");
+
+			printf(compare_usage, list);
+			free(list);
+			return 0;
+		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json") ||
+			   !strcmp(argv[i], "--fail-above")) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", argv[i]);
+			if (!strcmp(argv[i], "--csv"))
+				csv = argv[++i];
+			else if (!strcmp(argv[i], "--json"))
+				json = argv[++i];
+			else if ((c.fail_above = parse_percent(argv[++i])) < 0)
+				return usage_error("--fail-above %s: want a percentage >= 0, e.g. 5%%", argv[i]);
+		} else if (!strcmp(argv[i], "--all-metrics")) {
+			c.all_metrics = 1;
+		} else if (!strcmp(argv[i], "--strict")) {
+			c.strict = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error("unknown option %s", argv[i]);
+		} else {
+			if (first < 0)
+				first = i;
+			c.nfolders++;
+			continue;
+		}
+		if (first >= 0)
+			return usage_error("options go before the folders (%s)", argv[i]);
+	}
+	if (c.nfolders < 2)
+		return usage_error("%s", "usage: run/compare [options] BASE A [B ...]: a baseline and at least one other folder");
+	c.f = xcalloc(c.nfolders, sizeof(struct folder));
+	for (int i = 0; i < c.nfolders; i++) {
+		c.f[i].label = i == 0 ? xstrdup("base") : i <= 26 ? xasprintf("%c", 'A' + i - 1) : xasprintf("F%d", i);
+		load(&c.f[i], argv[first + i]);
+	}
+	for (int i = 1; i < c.nfolders; i++) {
+		check_metadata(&c, &c.f[i]);
+		choose_topology_matching(&c, &c.f[i]);
+		match_cells(&c, &c.f[i]);
+	}
+	for (int i = 1; i < c.nfolders; i++) {
+		const struct folder *f = &c.f[i];
+
+		if (!f->ncommon) {
+			fprintf(stderr, "run/compare: refused: %s (%s) shares no cell (topology, workload, feature set) with the baseline %s: nothing to compare\n",
+				f->arg, f->label, c.f[0].arg);
+			for (int d = 0; d < f->ndiffs; d++)
+				fprintf(stderr, "  %s differs: %s\n", f->label, f->diffs[d]);
+			code = EXIT_REFUSED;
+		} else if (c.strict && f->nstrict) {
+			fprintf(stderr, "run/compare: refused (--strict): the matrix of %s (%s) differs from the baseline's:\n",
+				f->arg, f->label);
+			for (int d = 0; d < f->ndiffs; d++)
+				fprintf(stderr, "  %s\n", f->diffs[d]);
+			code = EXIT_REFUSED;
+		}
+	}
+	if (code)
+		return code;
+	choose_metrics(&c);
+	compare_all(&c);
+	adjust_and_judge(&c);
+	for (int i = 1; i < c.nfolders; i++)
+		if (!c.f[i].ncompared) {
+			fprintf(stderr, "run/compare: refused: %s (%s) has no value of the compared metrics in any cell it shares with the baseline\n",
+				c.f[i].arg, c.f[i].label);
+			return EXIT_REFUSED;
+		}
+	code = c.nregressed ? EXIT_REGRESSION : 0;
+	print_text(&c);
+	if (csv)
+		write_csv(&c, csv);
+	if (json)
+		write_json(&c, json, code);
+	if (!isnan(c.fail_above) && c.best_min_p > FDR_Q)
+		fprintf(stderr, "run/compare: warning: no comparison can reach p <= %g with these units (smallest possible p %.3g): --fail-above cannot fail\n",
+			FDR_Q, c.best_min_p);
+	return code;
 }

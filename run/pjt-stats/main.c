@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 static const char usage[] =
-"usage: run/stats [-o OUTDIR] [-q] DIR_OR_CSV   summary.csv, effects.csv, plots-data/\n"
+"usage: run/stats [-o OUTDIR] [-q] DIR_OR_CSV   summary.csv, summary.json, effects.csv, plots-data/\n"
 "       run/stats --report DIR                  the same in DIR, and report.md, report.html\n"
 "                                               with a marker where each chart goes\n"
 "       run/stats --embed DIR                   put the drawn charts (DIR/charts/*.png) in\n"
 "                                               place of the markers (no analysis)\n"
-"       run/stats --compare A B                 cell-by-cell comparison of two results folders\n"
+"       run/stats --compare [options] BASE A ... a baseline folder against others: run/compare\n"
+"                                               (options and exit codes: run/compare --help)\n"
 "       run/stats --random SEED COUNT           the generator's first outputs (for its test)\n"
 "       run/stats --coverage KIND N REPS SEED   simulated coverage (for the tests): KIND median,\n"
 "                                               ratio (paired, lognormal blocks), boots (N boots\n"
@@ -60,6 +61,9 @@ static const char usage[] =
 "              ratio_to_stock, ratio_to_rfc_before, ratio_to_rfc_pelt: R,R_lo,R_hi,\n"
 "              R_level,R_units,R_unit,R_p,R_q,R_sig,R_note; levels in percent;\n"
 "              lb_pulls_total = idle+busy+newidle\n"
+"  summary.json the run's provenance (matrix, seed, duration, topologies, kernel and image\n"
+"              sha256, series-version.txt, host.txt, host load, date, runs, boots: from the\n"
+"              results folder's files, null when absent) and summary.csv's cells\n"
 "  effects.csv topology,workload,metric,primary,term (BIT or BIT:BIT),order,design,base,\n"
 "              cells,baseline (median of the base cell),effect,ci_lo,ci_hi,ci_level,\n"
 "              units,unit,p,q,sig,note\n"
@@ -80,13 +84,7 @@ static char *runs_csv_of(const char *dir_or_csv, char **dir)
 		*dir = xstrdup(dir_or_csv);
 		return xasprintf("%s/runs.csv", dir_or_csv);
 	}
-	const char *slash = strrchr(dir_or_csv, '/');
-
-	*dir = slash ? xasprintf("%.*s", (int)(slash - dir_or_csv), dir_or_csv) : xstrdup(".");
-	if (!**dir) {
-		free(*dir);
-		*dir = xstrdup("/");
-	}
+	*dir = provenance_dir(dir_or_csv);
 	return xstrdup(dir_or_csv);
 }
 
@@ -101,10 +99,12 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 {
 	char *dir, *csv = runs_csv_of(input, &dir);
 	struct analysis *a;
+	struct provenance *prov;
 	char *cwd;
 
 	need_runs(csv);
 	a = analyse(read_runs(csv), notes);
+	prov = read_provenance(dir, a->table);
 	if (outdir) {
 		make_dir(outdir);
 		free(dir);
@@ -115,6 +115,7 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 	if (chdir(dir))
 		die_system("cannot enter %s", dir);
 	write_summary(a, "summary.csv");
+	write_summary_json(a, prov, "summary.json");
 	write_effects(a, "effects.csv");
 	write_plot_data(a, ".");
 	if (with_report)
@@ -239,8 +240,8 @@ int main(int argc, char **argv)
 		return summarise(argv[2], NULL, 1, 1);
 	if (argc == 3 && !strcmp(argv[1], "--embed"))
 		return embed_charts(argv[2]);
-	if (argc == 4 && !strcmp(argv[1], "--compare"))
-		return compare_results(argv[2], argv[3]);
+	if (argc >= 2 && !strcmp(argv[1], "--compare"))
+		return compare_main(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "--random"))
 		return print_random(argv[2], argv[3]);
 	if (argc >= 2 && !strcmp(argv[1], "--coverage")) {

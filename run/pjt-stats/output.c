@@ -19,7 +19,7 @@ static void quoted(FILE *f, const char *s, int csv)
 	fputc('"', f);
 }
 
-static void csv_text(FILE *f, const char *s)
+void csv_text(FILE *f, const char *s)
 {
 	if (strpbrk(s, ",\"\n\r"))
 		quoted(f, s, 1);
@@ -27,7 +27,7 @@ static void csv_text(FILE *f, const char *s)
 		fputs(s, f);
 }
 
-static void csv_number(FILE *f, double v)
+void csv_number(FILE *f, double v)
 {
 	char buf[64];
 
@@ -64,6 +64,53 @@ static void csv_comparison(FILE *f, const struct comparison *c)
 	csv_text(f, c->note ? c->note : "");
 }
 
+typedef void summary_cell_fn(void *ctx, const struct analysis *a, const struct study *st,
+			     const struct group *gr, int m);
+
+/* Every cell of summary.csv (and summary.json), in its order: study,
+ * combination, metric; metrics a study never measured are left out. */
+static void each_summary_cell(const struct analysis *a, summary_cell_fn *fn, void *ctx)
+{
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+
+		for (int g = 0; g < st->ngroups; g++)
+			for (int m = 0; m < a->nmetrics; m++)
+				if (st->measured[m])
+					fn(ctx, a, st, &st->groups[g], m);
+	}
+}
+
+static void summary_csv_row(void *ctx, const struct analysis *a, const struct study *st,
+			    const struct group *gr, int m)
+{
+	FILE *f = ctx;
+	const struct combo *c = &a->combos[gr->combo];
+	const struct sample *smp = &gr->metric[m];
+
+	csv_text(f, st->topology);
+	fputc(',', f);
+	csv_text(f, st->workload);
+	fputc(',', f);
+	csv_text(f, c->name);
+	fputc(',', f);
+	csv_text(f, c->features);
+	fprintf(f, ",%s,%d,%d,%d,%d", a->metric_names[m], a->primary[m], smp->n, gr->n_crashed,
+		gr->n_failed);
+	csv_number(f, smp->median);
+	csv_number(f, smp->q1);
+	csv_number(f, smp->q3);
+	csv_number(f, smp->min);
+	csv_number(f, smp->max);
+	csv_number(f, smp->ci.lo);
+	csv_number(f, smp->ci.hi);
+	csv_level(f, smp->ci.level);
+	fprintf(f, ",%s", isnan(smp->ci.level) ? "" : "order-statistic");
+	for (int r = 0; r < NRATIOS; r++)
+		csv_comparison(f, gr->ratio[r] ? &gr->ratio[r][m] : NULL);
+	fputc('\n', f);
+}
+
 void write_summary(const struct analysis *a, const char *path)
 {
 	FILE *f = open_output(path);
@@ -73,43 +120,202 @@ void write_summary(const struct analysis *a, const char *path)
 	for (int r = 0; r < NRATIOS; r++)
 		csv_comparison_header(f, ratio_column[r]);
 	fputc('\n', f);
-	for (int s = 0; s < a->nstudies; s++) {
-		const struct study *st = &a->studies[s];
-
-		for (int g = 0; g < st->ngroups; g++) {
-			const struct group *gr = &st->groups[g];
-			const struct combo *c = &a->combos[gr->combo];
-
-			for (int m = 0; m < a->nmetrics; m++) {
-				const struct sample *smp = &gr->metric[m];
-
-				if (!st->measured[m])
-					continue;
-				csv_text(f, st->topology);
-				fputc(',', f);
-				csv_text(f, st->workload);
-				fputc(',', f);
-				csv_text(f, c->name);
-				fputc(',', f);
-				csv_text(f, c->features);
-				fprintf(f, ",%s,%d,%d,%d,%d", a->metric_names[m], a->primary[m], smp->n,
-					gr->n_crashed, gr->n_failed);
-				csv_number(f, smp->median);
-				csv_number(f, smp->q1);
-				csv_number(f, smp->q3);
-				csv_number(f, smp->min);
-				csv_number(f, smp->max);
-				csv_number(f, smp->ci.lo);
-				csv_number(f, smp->ci.hi);
-				csv_level(f, smp->ci.level);
-				fprintf(f, ",%s", isnan(smp->ci.level) ? "" : "order-statistic");
-				for (int r = 0; r < NRATIOS; r++)
-					csv_comparison(f, gr->ratio[r] ? &gr->ratio[r][m] : NULL);
-				fputc('\n', f);
-			}
-		}
-	}
+	each_summary_cell(a, summary_csv_row, f);
 	close_output(f, path);
+}
+
+/* ---- summary.json: the run's provenance and summary.csv's cells ---- */
+
+static void json_column_stats(struct json *j, const char *key, const struct column_stats *cs)
+{
+	if (!cs->n) {
+		json_str(j, key, NULL);
+		return;
+	}
+	json_object(j, key);
+	json_int(j, "n", cs->n);
+	json_num(j, "min", cs->min);
+	json_num(j, "median", cs->median);
+	json_num(j, "mean", cs->mean);
+	json_num(j, "max", cs->max);
+	json_end_object(j);
+}
+
+static void json_kv(struct json *j, const char *key, const struct kv *kv, int have)
+{
+	if (!have) {
+		json_str(j, key, NULL);
+		return;
+	}
+	json_object(j, key);
+	for (int i = 0; i < kv->n; i++)
+		json_str(j, kv->keys[i], kv->values[i]);
+	json_end_object(j);
+}
+
+static void json_records(struct json *j, const struct provenance *p, const char *key, const char *kind)
+{
+	json_array(j, key);
+	for (int i = 0; i < p->nrec[SRC_PLAN]; i++)
+		if (!strcmp(p->rec[SRC_PLAN][i].kind, kind))
+			json_str(j, NULL, p->rec[SRC_PLAN][i].value);
+	json_end_array(j);
+}
+
+/* The kernel or image booted: kernel.txt's (image.txt's) path and sha256,
+ * and the sha256 values runs.csv recorded. */
+static void json_booted(struct json *j, const char *key, const char *path, const char *sha,
+			char **in_runs, int n)
+{
+	json_object(j, key);
+	json_str(j, "path", path);
+	json_str(j, "sha256", sha);
+	json_array(j, "sha256_in_runs");
+	for (int i = 0; i < n; i++)
+		json_str(j, NULL, in_runs[i]);
+	json_end_array(j);
+	json_end_object(j);
+}
+
+/* A seed is a 64-bit number: a JSON number only while it is exact in a
+ * double, else a string. */
+static void json_seed(struct json *j, const char *seed)
+{
+	if (seed && *seed && strspn(seed, "0123456789") == strlen(seed) && strlen(seed) <= 15)
+		json_num(j, "seed", strtod(seed, NULL));
+	else
+		json_str(j, "seed", seed);
+}
+
+static void json_provenance(struct json *j, const struct analysis *a, const struct provenance *p)
+{
+	char **values;
+	int n;
+
+	json_object(j, "provenance");
+	json_str(j, "results_dir", p->dir);
+	json_str(j, "runs_csv", p->runs_csv);
+	json_str(j, "matrix", p->name);
+	json_str(j, "matrix_file", p->matrix_file);
+	json_str(j, "matrix_source", p->have[SRC_PLAN] ? "plan.txt" : p->have[SRC_MATRIX] ? "matrix file" : NULL);
+	json_seed(j, p->seed);
+	json_num(j, "duration_s", p->duration_s);
+	json_num(j, "settle_s", p->settle_s);
+	for (int i = 0; i < 3; i++) { /* the planner's numbers, when it was kept */
+		static const char *const kinds[] = { "reps", "boots", "counting" };
+		static const char *const keys[] = { "reps", "boots_planned", "counting" };
+		const char *v = provenance_value(p, SRC_PLAN, kinds[i]);
+
+		json_num(j, keys[i], v ? strtod(v, NULL) : NAN);
+	}
+	json_array(j, "topologies");
+	n = column_values(a->table, "topology", &values);
+	for (int i = 0; i < n; i++) {
+		json_object(j, NULL);
+		json_str(j, "name", values[i]);
+		for (int r = 0; r < p->nrec[SRC_PLAN]; r++) /* "1x4x1 --smp 4": how QEMU was told */
+			if (!strcmp(p->rec[SRC_PLAN][r].kind, "topology") &&
+			    !strncmp(p->rec[SRC_PLAN][r].value, values[i], strlen(values[i])) &&
+			    p->rec[SRC_PLAN][r].value[strlen(values[i])] == ' ')
+				json_str(j, "qemu", p->rec[SRC_PLAN][r].value + strlen(values[i]) + 1);
+		json_end_object(j);
+	}
+	free(values);
+	json_end_array(j);
+	json_records(j, p, "tunables", "tunable");
+	json_booted(j, "kernel", p->kernel_path, p->kernel_sha, p->kernel_shas, p->n_kernel_shas);
+	json_booted(j, "image", p->image_path, p->image_sha, p->image_shas, p->n_image_shas);
+	json_kv(j, "series_version", &p->series, p->have_series);
+	json_str(j, "date", p->date);
+	json_kv(j, "host", &p->host, p->have_host);
+	json_object(j, "host_load");
+	json_column_stats(j, "host_load1", &p->host_load1);
+	json_column_stats(j, "host_cpu_busy", &p->host_cpu_busy);
+	json_end_object(j);
+	json_object(j, "runs");
+	json_int(j, "total", a->table->nrows);
+	json_int(j, "ok", a->n_ok);
+	json_int(j, "crashed", a->n_crashed);
+	json_int(j, "failed", a->n_failed);
+	json_int(j, "boots", p->nboots);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+static void json_comparison(struct json *j, const char *key, const struct comparison *c)
+{
+	if (!c) {
+		json_str(j, key, NULL);
+		return;
+	}
+	json_object(j, key);
+	json_num(j, "value", c->value);
+	json_num(j, "lo", c->lo);
+	json_num(j, "hi", c->hi);
+	json_num(j, "level", c->level * 100);
+	json_int(j, "units", c->n_units);
+	json_str(j, "unit", c->unit);
+	json_num(j, "p", c->p);
+	json_num(j, "q", c->q);
+	json_bool(j, "sig", c->sig);
+	json_str(j, "note", c->note && *c->note ? c->note : NULL);
+	json_end_object(j);
+}
+
+static void summary_json_cell(void *ctx, const struct analysis *a, const struct study *st,
+			      const struct group *gr, int m)
+{
+	struct json *j = ctx;
+	const struct combo *c = &a->combos[gr->combo];
+	const struct sample *smp = &gr->metric[m];
+
+	json_object(j, NULL);
+	json_str(j, "topology", st->topology);
+	json_str(j, "workload", st->workload);
+	json_str(j, "combo", c->name);
+	json_str(j, "features", c->features);
+	json_str(j, "metric", a->metric_names[m]);
+	json_bool(j, "primary", a->primary[m]);
+	json_str(j, "better", metric_better_word(a->metric_names[m]));
+	json_int(j, "n", smp->n);
+	json_int(j, "n_crashed", gr->n_crashed);
+	json_int(j, "n_failed", gr->n_failed);
+	json_num(j, "median", smp->median);
+	json_num(j, "q1", smp->q1);
+	json_num(j, "q3", smp->q3);
+	json_num(j, "min", smp->min);
+	json_num(j, "max", smp->max);
+	json_num(j, "ci_lo", smp->ci.lo);
+	json_num(j, "ci_hi", smp->ci.hi);
+	json_num(j, "ci_level", smp->ci.level * 100);
+	json_str(j, "ci_method", isnan(smp->ci.level) ? NULL : "order-statistic");
+	for (int r = 0; r < NRATIOS; r++)
+		json_comparison(j, ratio_column[r], gr->ratio[r] ? &gr->ratio[r][m] : NULL);
+	json_end_object(j);
+}
+
+void write_summary_json(const struct analysis *a, const struct provenance *p, const char *path)
+{
+	struct json j = { open_output(path), 0, { 0 } };
+
+	json_object(&j, NULL);
+	json_str(&j, "format", "pjt-sched summary");
+	json_int(&j, "format_version", 1);
+	json_provenance(&j, a, p);
+	json_object(&j, "statistics");
+	json_str(&j, "interval", "order-statistic interval of the median at its exact level (levels in percent)");
+	json_str(&j, "ratios", "paired by block (boot, rep); boots as units when the pairs come from 2 or more boots");
+	json_str(&j, "test", "exact sign-flip test of the units' signed ranks");
+	json_str(&j, "adjustment", "benjamini-hochberg over every primary comparison (ratios and effects)");
+	json_num(&j, "fdr", FDR_Q);
+	json_int(&j, "family", a->family);
+	json_int(&j, "significant", a->n_sig);
+	json_end_object(&j);
+	json_array(&j, "cells");
+	each_summary_cell(a, summary_json_cell, &j);
+	json_end_array(&j);
+	json_end_object(&j);
+	close_output(j.f, path);
 }
 
 void write_effects(const struct analysis *a, const char *path)
@@ -292,6 +498,46 @@ static void dat_number(FILE *f, double v)
 	fprintf(f, " %s", *buf ? buf : "NaN");
 }
 
+/* Cells with fewer runs than this have every run drawn as a point over
+ * the median and its interval: with few runs the reader sees them all. */
+#define RUN_POINTS_BELOW 8
+
+/* The x of run i of n around a bar at x: spread over a third of the bar. */
+static double run_x(double x, int i, int n)
+{
+	return n < 2 ? x : x - 0.12 + 0.24 * i / (n - 1);
+}
+
+/* combo-METRIC-runs.dat: x value, every run of the cells with fewer than
+ * RUN_POINTS_BELOW runs; NULL (no file) when no cell has that few. */
+static char *write_combo_runs(const struct analysis *a, const struct study *st, const char *dir,
+			      int m)
+{
+	char *path = NULL;
+	FILE *f = NULL;
+
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct sample *smp = &st->groups[g].metric[m];
+
+		if (!smp->n || smp->n >= RUN_POINTS_BELOW)
+			continue;
+		if (!f) {
+			path = xasprintf("%s/combo-%s-runs.dat", dir, a->metric_names[m]);
+			f = open_output(path);
+			fprintf(f, "# x value: every run of the cells with fewer than %d runs: %s\n",
+				RUN_POINTS_BELOW, a->metric_names[m]);
+		}
+		for (int i = 0; i < smp->n; i++) {
+			fprintf(f, "%g", run_x(g, i, smp->n));
+			dat_number(f, smp->sorted[i]);
+			fputc('\n', f);
+		}
+	}
+	if (f)
+		close_output(f, path);
+	return path;
+}
+
 /* combo-METRIC.dat: x median ci_lo ci_hi rgb n "combo" "level". Without
  * an interval (n < 2) the bar ends at the median. */
 static char *write_combo_metric(const struct analysis *a, const struct study *st,
@@ -350,8 +596,8 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 
 	fputs("chart_title = ", f);
 	gp_string(f, title);
-	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray ptitle[%d]\narray pylabel[%d]\n",
-		n, n, n, n);
+	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray prunfile[%d]\narray ptitle[%d]\narray pylabel[%d]\n",
+		n, n, n, n, n);
 	for (int i = 0; names[i]; i++) {
 		int m = metric_index(a, names[i]);
 		char *dat;
@@ -362,6 +608,10 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 		dat = write_combo_metric(a, st, dir, m);
 		fprintf(f, "pfile[%d] = ", panel);
 		gp_string(f, dat);
+		free(dat);
+		dat = write_combo_runs(a, st, dir, m);
+		fprintf(f, "\nprunfile[%d] = ", panel);
+		gp_string(f, dat ? dat : "");
 		free(dat);
 		fprintf(f, "\nptitle[%d] = ", panel);
 		gp_string(f, titles[i]);
@@ -507,7 +757,8 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	char *dat = xasprintf("%s/scatter.dat", dir);
 	char *title = chart_title(st, "Migrations against throughput");
-	FILE *f = open_output(path), *d = open_output(dat);
+	FILE *f = open_output(path), *d = open_output(dat), *runs = NULL;
+	char *runs_path = NULL;
 
 	fprintf(d, "# migrations lo hi %s lo hi rgb combo\n", tput);
 	for (int g = 0; g < st->ngroups; g++) {
@@ -526,8 +777,37 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 		fputc('\n', d);
 	}
 	close_output(d, dat);
+	/* every run of the cells with few runs: both metrics of the same run */
+	for (int g = 0; g < st->ngroups; g++) {
+		const struct group *gr = &st->groups[g];
+
+		if (!gr->metric[mm].n || !gr->metric[tm].n ||
+		    (gr->metric[mm].n >= RUN_POINTS_BELOW && gr->metric[tm].n >= RUN_POINTS_BELOW))
+			continue;
+		for (int b = 0; b < st->nblocks; b++) {
+			const struct run_row *row = gr->block_row[b] >= 0 ? &a->table->rows[gr->block_row[b]] : NULL;
+			double x = row ? metric_value(a, row, mm) : NAN, y = row ? metric_value(a, row, tm) : NAN;
+
+			if (isnan(x) || isnan(y))
+				continue;
+			if (!runs) {
+				runs_path = xasprintf("%s/scatter-runs.dat", dir);
+				runs = open_output(runs_path);
+				fprintf(runs, "# migrations %s rgb: every run of the cells with fewer than %d runs\n",
+					tput, RUN_POINTS_BELOW);
+			}
+			dat_number(runs, x);
+			dat_number(runs, y);
+			fprintf(runs, " %d\n", a->combos[gr->combo].colour);
+		}
+	}
+	if (runs)
+		close_output(runs, runs_path);
 	fputs("chart_title = ", f);
 	gp_string(f, title);
+	fputs("\nrunsfile = ", f);
+	gp_string(f, runs_path ? runs_path : "");
+	free(runs_path);
 	fputs("\ndatafile = ", f);
 	gp_string(f, dat);
 	fputs("\nylabel_text = ", f);
@@ -539,6 +819,44 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	free(title);
 	free(dat);
 	free(path);
+}
+
+/* decisions-POINT-runs.dat: x value, every run of the cells with fewer
+ * than RUN_POINTS_BELOW runs, at its counter's bar; only counts above 0,
+ * which the log scale can show (a missing bar is 0). NULL: no file. */
+static char *write_decision_runs(const struct analysis *a, const struct study *st, const char *dir,
+				 const char *point)
+{
+	static const char *const kinds[] = { "evaluated", "differed", "applied" };
+	char *path = NULL;
+	FILE *f = NULL;
+
+	for (int g = 0; g < st->ngroups; g++)
+		for (int k = 0; k < 3; k++) {
+			char *name = xasprintf("%s_%s", point, kinds[k]);
+			int m = metric_index(a, name);
+			const struct sample *smp = m >= 0 ? &st->groups[g].metric[m] : NULL;
+
+			free(name);
+			if (!smp || !smp->n || smp->n >= RUN_POINTS_BELOW)
+				continue;
+			for (int i = 0; i < smp->n; i++) {
+				if (smp->sorted[i] <= 0)
+					continue;
+				if (!f) {
+					path = xasprintf("%s/decisions-%s-runs.dat", dir, point);
+					f = open_output(path);
+					fprintf(f, "# x value: every run (above 0) of the cells with fewer than %d runs\n",
+						RUN_POINTS_BELOW);
+				}
+				fprintf(f, "%g", run_x(g + (k - 1) * 0.27, i, smp->n));
+				dat_number(f, smp->sorted[i]);
+				fputc('\n', f);
+			}
+		}
+	if (f)
+		close_output(f, path);
+	return path;
 }
 
 /* decisions-POINT.dat: x median lo hi rgb kind combo, kind 0 evaluated,
@@ -554,7 +872,7 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 
 	fputs("chart_title = ", f);
 	gp_string(f, title);
-	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray ptitle[%d]\n", n, n, n);
+	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray prunfile[%d]\narray ptitle[%d]\n", n, n, n, n);
 	for (const char *const *p = decision_points; *p; p++) {
 		char *evaluated = xasprintf("%s_evaluated", *p), *dat;
 		FILE *d;
@@ -587,6 +905,10 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 		panel++;
 		fprintf(f, "pfile[%d] = ", panel);
 		gp_string(f, dat);
+		free(dat);
+		dat = write_decision_runs(a, st, dir, *p);
+		fprintf(f, "\nprunfile[%d] = ", panel);
+		gp_string(f, dat ? dat : "");
 		fprintf(f, "\nptitle[%d] = ", panel);
 		gp_string(f, *p);
 		fputc('\n', f);

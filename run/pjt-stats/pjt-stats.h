@@ -11,6 +11,7 @@
 /* ---- util.c ---- */
 void die_input(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void die_system(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+extern int system_error_exit; /* die_system's exit status: 1, run/compare 4 */
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
@@ -24,6 +25,7 @@ void close_output(FILE *f, const char *path);
 void make_dir(const char *path);
 void format_number(char *buf, size_t size, double v); /* "" for NaN and +-inf */
 char *format_level(double level);                     /* "87.5%", "" for NaN */
+uint64_t hash_bytes(const char *s, size_t len);       /* FNV-1a */
 
 struct strmap {              /* string -> int; keys are not copied */
 	size_t cap, count;
@@ -209,6 +211,15 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
  * the values come from two or more boots, else d itself; returns the count. */
 int boot_units(double *d, const int *boot, int n, int nboots, const char **unit);
 int is_primary_metric(const char *name);
+/* Which way a metric is better: the one definition (analysis.c). */
+enum { BETTER_LOWER = -1, BETTER_UNDEFINED = 0, BETTER_HIGHER = 1 };
+int metric_better(const char *name);
+const char *better_text(int better);  /* "lower is better", ... */
+const char *metric_better_word(const char *name); /* "higher", "lower", NULL */
+const char *metric_noun(const char *name); /* "pulls", "throughput", else the name */
+char *primary_metric_list(const char *sep);
+/* Metric m of one run (lb_pulls_total summed); NaN when not measured. */
+double metric_value(const struct analysis *a, const struct run_row *row, int m);
 
 /* ---- output.c ---- */
 struct chart_plan {
@@ -221,7 +232,12 @@ struct chart_plan {
 /* The charts of study s, in report order; made or skipped with a reason. */
 void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS]);
 const char *throughput_metric(const struct analysis *a, const struct study *st);
+void csv_text(FILE *f, const char *s);   /* quoted when it must be */
+void csv_number(FILE *f, double v);      /* ",V", "," when not finite */
 void write_summary(const struct analysis *a, const char *path);
+struct provenance;
+/* summary.json: the provenance and summary.csv's cells */
+void write_summary_json(const struct analysis *a, const struct provenance *p, const char *path);
 void write_effects(const struct analysis *a, const char *path);
 void write_plot_data(const struct analysis *a, const char *dir);
 char *study_slug(const struct analysis *a, int s);
@@ -232,8 +248,67 @@ char *study_slug(const struct analysis *a, int s);
 void write_report(const struct analysis *a, const char *results_dir);
 int embed_charts(const char *results_dir);
 
-/* ---- compare.c ---- */
-int compare_results(const char *dir_a, const char *dir_b);
+/* ---- compare.c: run/compare BASE A [B ...] (argv after --compare) ---- */
+int compare_main(int argc, char **argv);
+
+/* ---- json.c: a streaming writer; keys are NULL inside arrays ---- */
+#define JSON_MAX_DEPTH 16
+struct json {
+	FILE *f;
+	int depth;
+	int first[JSON_MAX_DEPTH];
+};
+void json_string(FILE *f, const char *s);
+void json_object(struct json *j, const char *key);
+void json_end_object(struct json *j);
+void json_array(struct json *j, const char *key);
+void json_end_array(struct json *j);
+void json_str(struct json *j, const char *key, const char *value); /* NULL: null */
+void json_num(struct json *j, const char *key, double value);      /* NaN, inf: null */
+void json_int(struct json *j, const char *key, long value);
+void json_bool(struct json *j, const char *key, int value);
+
+/* ---- provenance.c: what a results folder says about its runs ---- */
+struct kv {                  /* "key: value" lines (host.txt, series-version.txt) */
+	int n;
+	char **keys, **values;
+};
+void kv_parse(struct kv *kv, const char *text);
+const char *kv_get(const struct kv *kv, const char *key);
+
+struct record { char *kind, *value; };
+/* The matrix as planned, at three levels of detail: plan.txt (the
+ * planner's records), the *.matrix file (its directives), runs.csv (the
+ * topologies, workloads and combinations it holds). */
+enum { SRC_PLAN, SRC_MATRIX, SRC_RUNS, NSOURCES };
+extern const char *const provenance_source_names[NSOURCES];
+
+struct column_stats { int n; double min, median, max, mean; };
+void column_summary(const struct run_table *t, const char *name, struct column_stats *out);
+int column_values(const struct run_table *t, const char *name, char ***out);
+
+struct provenance {
+	char *dir, *runs_csv;
+	char *matrix_file;           /* basename, or NULL */
+	int have[NSOURCES];
+	int nrec[NSOURCES];
+	struct record *rec[NSOURCES];
+	const char *name;            /* the matrix's name, or NULL */
+	char *seed;
+	double duration_s, settle_s; /* NaN: unknown */
+	char *kernel_path, *kernel_sha, *image_path, *image_sha;
+	int n_kernel_shas, n_image_shas; /* distinct values in runs.csv */
+	char **kernel_shas, **image_shas;
+	int have_series, have_host;
+	struct kv series, host;
+	const char *date;            /* host.txt's date, or NULL */
+	int nboots;
+	char **boots;
+	struct column_stats host_load1, host_cpu_busy;
+};
+struct provenance *read_provenance(const char *dir, const struct run_table *t);
+const char *provenance_value(const struct provenance *p, int src, const char *kind);
+char *provenance_dir(const char *csv_path);
 
 /* ---- main.c ---- */
 int coverage_simulation(int argc, char **argv);

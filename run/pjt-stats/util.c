@@ -19,6 +19,8 @@ void die_input(const char *fmt, ...)
 	exit(EXIT_BAD_INPUT);
 }
 
+int system_error_exit = 1;
+
 void die_system(const char *fmt, ...)
 {
 	va_list ap;
@@ -28,7 +30,7 @@ void die_system(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, ": %s\n", strerror(errno));
-	exit(1);
+	exit(system_error_exit);
 }
 
 void *xmalloc(size_t size)
@@ -140,14 +142,19 @@ void format_number(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.10g", v);
 }
 
-/* Open-addressing string map (FNV-1a); keys are not copied. */
-static uint64_t fnv1a(const char *s)
+uint64_t hash_bytes(const char *s, size_t len)
 {
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
 	return h;
+}
+
+/* Open-addressing string map (FNV-1a); keys are not copied. */
+static uint64_t fnv1a(const char *s)
+{
+	return hash_bytes(s, strlen(s));
 }
 
 static void map_grow(struct strmap *m)
