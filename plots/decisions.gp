@@ -1,7 +1,8 @@
 # pjt_stats counters per combination, one panel per decision point: how
 # often the point was evaluated, how often the PJT rule's answer differed
 # from stock's, how often the PJT answer was applied (median per run).
-# Log scale: a bar that is missing is a count of 0.
+# Log scale: a bar that is missing is a count of 0. With fewer than 8 runs
+# in a cell, each run above 0 is an open circle at its counter's bar.
 load plotsdir.'/common.gp'
 load spec
 
@@ -26,10 +27,19 @@ do for [kind in "png svg"] {
 		} else {
 			unset logscale y; set yrange [0 : 1]; set ylabel 'count per run (all 0)'
 		}
-		plot pfile[i] using 1:($6 == 0 ? $2 : NaN):5 with boxes fs transparent solid 0.3 lc rgb variable title 'evaluated', \
-		     '' using 1:($6 == 1 ? $2 : NaN):5 with boxes fs pattern 4 lc rgb variable title 'differed', \
-		     '' using 1:($6 == 2 ? $2 : NaN):5 with boxes fs solid 0.9 lc rgb variable title 'applied', \
-		     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle
+		# prunfile[i]: every run above 0 of the cells with fewer than 8 runs, or ""
+		if (strlen(prunfile[i]) > 0 && STATS_max > 0) {
+			plot pfile[i] using 1:($6 == 0 ? $2 : NaN):5 with boxes fs transparent solid 0.3 lc rgb variable title 'evaluated', \
+			     '' using 1:($6 == 1 ? $2 : NaN):5 with boxes fs pattern 4 lc rgb variable title 'differed', \
+			     '' using 1:($6 == 2 ? $2 : NaN):5 with boxes fs solid 0.9 lc rgb variable title 'applied', \
+			     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle, \
+			     prunfile[i] using 1:2 with points pt 6 ps 0.5 lc rgb '#222222' notitle
+		} else {
+			plot pfile[i] using 1:($6 == 0 ? $2 : NaN):5 with boxes fs transparent solid 0.3 lc rgb variable title 'evaluated', \
+			     '' using 1:($6 == 1 ? $2 : NaN):5 with boxes fs pattern 4 lc rgb variable title 'differed', \
+			     '' using 1:($6 == 2 ? $2 : NaN):5 with boxes fs solid 0.9 lc rgb variable title 'applied', \
+			     '' using 1:2:3:4 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle
+		}
 		unset key
 	}
 	unset multiplot

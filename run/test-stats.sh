@@ -479,4 +479,49 @@ assert p[\"matrix\"] is None and p[\"kernel\"][\"sha256\"] is None and p[\"date\
 assert any(\"\\\\\" in c[\"workload\"] and \"\\\"\" in c[\"workload\"] and \"\\t\" in c[\"workload\"] for c in d[\"cells\"])
 ' '$tmp/bare/summary.json'"
 
+# ---- the report leads with the answer
+mkdir -p "$tmp/strong"
+gen "$tmp/strong/runs.csv" seed=1 reps=8 effect=rfc-after:0.5
+"$top/run/report" "$tmp/strong" >/dev/null 2>&1
+first_section() { awk '/^## / { print; exit }' "$1"; }
+check "report.md's first section is the summary, before what was run" \
+	sh -c "[ \"\$(awk '/^## / { print; exit }' '$tmp/strong/report.md')\" = '## Summary: what changed beyond the noise' ] &&
+	       [ \"\$(grep -n '^## What was run' '$tmp/strong/report.md' | cut -d: -f1)\" -gt \"\$(grep -n '^## Summary' '$tmp/strong/report.md' | cut -d: -f1)\" ] &&
+	       grep -q '<h2>Summary: what changed beyond the noise</h2>' '$tmp/strong/report.html'"
+check "a strong effect (rfc-after halves the primary metrics, 8 blocks): the summary names it with its interval, level and q" \
+	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/strong/report.md' >'$tmp/strong.sum' &&
+	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 99\\.22%, q=0\\.0[0-4][0-9]*\\)' '$tmp/strong.sum' &&
+	       grep -Eq \"^- The RFC's change, rfc-after against rfc-before: [0-9.]+% fewer pulls\" '$tmp/strong.sum'"
+check "... and says nothing resolved where nothing was (stock's own combinations on null cells)" \
+	grep -q '^- PJT_IDLEST against stock: nothing resolved (pulls, migrations, throughput, wake-up p99 latency)\.$' "$tmp/strong.sum"
+check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio)" \
+	grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[.*\] 99\.22% \(n=8\) \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] 99\.22%, 8 blocks, q=[0-9.e-]+ \* \|$' "$tmp/strong.sum"
+check "null data with 4 blocks: 'nothing resolved' and why (n too small: the smallest p is 0.125)" \
+	sh -c "grep -q '^Nothing resolved in this workload: n too small: with 4 blocks as the units the smallest p an exact sign-flip test can give is 2/2^4 = 0.125' '$tmp/four/report.md' &&
+	       ! sed -n '/^## Summary/,/^## What was run/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
+mkdir -p "$tmp/null8"
+gen "$tmp/null8/runs.csv" seed=3 reps=8
+"$top/run/report" "$tmp/null8" >/dev/null 2>&1
+check "null data with 8 blocks: nothing resolved, with the smallest adjusted q reached" \
+	sh -c "[ \$(grep -c '^Nothing resolved in this workload: over 8 blocks the smallest adjusted q is [0-9.]* (p = [0-9.e-]*) in a family of [0-9]* comparisons' '$tmp/null8/report.md') -eq 2 ]"
+check "the RFC's figures have one definition in report.c (971114 once; no second spelling)" \
+	sh -c "[ \$(grep -c '971114' '$top/run/pjt-stats/report.c') -eq 1 ] && ! grep -q '971,114\\|945,158\\|rfc_pulls_before' '$top/run/pjt-stats/report.c'"
+
+# ---- charts: with fewer than 8 runs in a cell, every run is a point
+runs_points() {
+	d=$tmp/four/plots-data/s1
+	[ "$(wc -l <"$d/combo-migrations-runs.dat")" -eq 25 ] || { echo "want 24 runs (6 cells x 4) and a comment"; return 1; }
+	grep -q "^prunfile\\[1\\] = \"plots-data/s1/combo-lb_pulls_idle-runs.dat\"" "$d/s1-pulls.gp" || return 1
+	grep -q '^runsfile = "plots-data/s1/scatter-runs.dat"' "$d/s1-scatter.gp" || return 1
+	# the runs are the cell's values: stock's 4 migrations, sorted
+	want=$(awk -F, 'NR > 1 && $3 == "stock" && $5 ~ /^duty/ { print $14 }' "$tmp/four/runs.csv" | sort -n | tr '\n' ' ')
+	got=$(awk '!/^#/ && $1 < 0.5 { print $2 }' "$d/combo-migrations-runs.dat" | tr '\n' ' ')
+	[ "$got" = "$want" ] || { echo "stock's runs: got '$got', want '$want'"; return 1; }
+	[ -s "$tmp/four/charts/s1-migrations.png" ] && [ ! -e "$tmp/four/charts/s1-migrations.log" ]
+}
+check "4 runs a cell: each run's value is drawn as a point (runs files, specs, the chart drawn without a gnuplot message)" runs_points
+check "8 runs a cell: no run points (the median and its interval suffice)" \
+	sh -c "[ ! -e '$tmp/null8/plots-data/s1/combo-migrations-runs.dat' ] && grep -q '^prunfile\\[1\\] = \"\"' '$tmp/null8/plots-data/s1/s1-migrations.gp' &&
+	       [ -s '$tmp/null8/charts/s1-migrations.png' ]"
+
 tap_end

@@ -334,33 +334,24 @@ static void matrix_files(struct doc *d)
 static void host_load(struct doc *d, const struct analysis *a)
 {
 	static const char *const columns[] = { "host_load1", "host_cpu_busy" };
-	const struct run_table *t = a->table;
 
 	for (int i = 0; i < 2; i++) {
-		int col = column_index(t, columns[i]), n = 0;
-		double *v;
+		struct column_stats cs;
 		char *text, *lo, *mid, *hi;
 
-		if (col < 0 || !t->is_numeric[col])
+		column_summary(a->table, columns[i], &cs);
+		if (!cs.n)
 			continue;
-		v = xmalloc(t->nrows * sizeof(double));
-		for (int r = 0; r < t->nrows; r++)
-			if (!isnan(t->rows[r].value[col]))
-				v[n++] = t->rows[r].value[col];
-		if (n) {
-			sort_doubles(v, n);
-			lo = human(v[0]);
-			mid = human(quantile_sorted(v, n, 0.5));
-			hi = human(v[n - 1]);
-			text = xasprintf("Host load during the runs (%s, %d runs): min %s, median %s, max %s.",
-					 columns[i], n, lo, mid, hi);
-			para(d, text);
-			free(text);
-			free(lo);
-			free(mid);
-			free(hi);
-		}
-		free(v);
+		lo = human(cs.min);
+		mid = human(cs.median);
+		hi = human(cs.max);
+		text = xasprintf("Host load during the runs (%s, %d runs): min %s, median %s, max %s.",
+				 columns[i], cs.n, lo, mid, hi);
+		para(d, text);
+		free(text);
+		free(lo);
+		free(mid);
+		free(hi);
 	}
 }
 
@@ -557,10 +548,39 @@ static void rfc_bullet(struct doc *d, const struct analysis *a, const struct stu
 	free(text);
 }
 
+/* The RFC's figures: the table of its cover letter (Preeti U Murthy,
+ * 25 Oct 2012; the seed 001-cover-...txt, quoted in
+ * patches/0000-cover-letter.patch), the one copy the report reads. The
+ * RFC's "migrations" are pull requests from /proc/schedstat: our
+ * lb_pulls_total. */
+static const struct rfc_figure {
+	const char *metric;
+	const char *label;
+	double with, without;    /* With_patchset (rfc-after), Without_patchset (rfc-before) */
+} rfc_figures[] = {
+	{ "lb_pulls_total", "Average number of migrations (pulls)", 0, 46 },
+	{ "records_per_s", "Average number of records/s", 971114, 945158 },
+};
+#define NRFC_FIGURES (sizeof(rfc_figures) / sizeof(rfc_figures[0]))
+
+static const struct rfc_figure *rfc_figure_of(const char *metric)
+{
+	for (size_t i = 0; i < NRFC_FIGURES; i++)
+		if (!strcmp(rfc_figures[i].metric, metric))
+			return &rfc_figures[i];
+	return NULL;
+}
+
+/* "0.000 (-100%)", "1.027 (+2.7%)" */
+static char *rfc_ratio_text(const struct rfc_figure *f)
+{
+	double r = f->with / f->without;
+
+	return xasprintf("%.3f (%+.1f%%)", r, (r - 1) * 100);
+}
+
 static void rfc_section(struct doc *d, const struct analysis *a)
 {
-	const double rfc_pulls_after = 0, rfc_pulls_before = 46;
-	const double rfc_records_after = 971114, rfc_records_before = 945158;
 	int shown = 0;
 	int any_rfc_workload = 0;
 
@@ -568,16 +588,17 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 	para(d, "The RFC's cover letter (Preeti U Murthy, 25 Oct 2012) ran 8 threads of 10% duty cycle (10 ms period) on a 1-socket, 4-core machine and counted load-balance pull requests from /proc/schedstat:");
 	{
 		char *headers[] = { "", "With_patchset (our rfc-after)", "Without_patchset (our rfc-before)", "ratio after/before" };
-		char *row1[] = { "Average number of migrations (pulls)", "0", "46", "0.000 (-100%)" };
-		char *row2[] = { "Average number of records/s", "971,114", "945,158", NULL };
 
-		row2[3] = xasprintf("%.3f (+%.1f%%)", rfc_records_after / rfc_records_before,
-				    (rfc_records_after / rfc_records_before - 1) * 100);
 		table_begin(d, headers, 4);
-		table_row(d, row1, 4, 0);
-		table_row(d, row2, 4, 0);
+		for (size_t i = 0; i < NRFC_FIGURES; i++) {
+			char *row[4] = { (char *)rfc_figures[i].label, human(rfc_figures[i].with),
+					 human(rfc_figures[i].without), rfc_ratio_text(&rfc_figures[i]) };
+
+			table_row(d, row, 4, 0);
+			for (int c = 1; c < 4; c++)
+				free(row[c]);
+		}
 		table_end(d);
-		free(row2[3]);
 	}
 	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared. The RFC's change is rfc-after against rfc-before; it is decomposed into the metric's effect (rfc-pelt against rfc-before: the four 3.7 rule bits on PELT instead of the instantaneous weight) and the new rules' effect (rfc-after against rfc-pelt: + PJT_SHORT_TASKS + PJT_BUSIEST), each a paired ratio.");
 	for (int s = 0; s < a->nstudies; s++)
@@ -630,8 +651,8 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 			int m = metric_index(a, headers[2 + j]);
 			int pulls = !strcmp(headers[2 + j], "lb_pulls_total");
 			int is_tput = tput && !strcmp(headers[2 + j], tput);
-			double rfc = pulls ? rfc_pulls_after / rfc_pulls_before
-				: is_tput && !strcmp(tput, "records_per_s") ? rfc_records_after / rfc_records_before : NAN;
+			const struct rfc_figure *fig = rfc_figure_of(headers[2 + j]);
+			double rfc = fig ? fig->with / fig->without : NAN;
 			const char *more = pulls ? "more pulls" : is_tput ? "higher throughput" : "more migrations";
 			const char *less = pulls ? "fewer pulls" : is_tput ? "lower throughput" : "fewer migrations";
 
@@ -647,6 +668,294 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 	}
 	if (!shown)
 		para(d, "No workload ran both rfc-after and rfc-before, so the RFC's comparison cannot be repeated from these results.");
+}
+
+/* ---- the summary the report leads with ---- */
+
+/* "66.7% fewer pulls", "2.7% higher throughput" */
+static char *change_phrase(const char *metric, double ratio)
+{
+	const char *noun = metric_noun(metric);
+	int count = !strcmp(metric, "lb_pulls_total") || !strcmp(metric, "migrations");
+
+	if (ratio == 1)
+		return xasprintf("the same %s", noun);
+	return xasprintf("%.1f%% %s %s", fabs(ratio - 1) * 100,
+			 ratio < 1 ? (count ? "fewer" : "lower") : (count ? "more" : "higher"), noun);
+}
+
+/* "0.400 [0.362, 0.434] 96.88%, q=0.0312" */
+static char *compact_cell(const struct comparison *c, int is_ratio)
+{
+	char *v = is_ratio ? ratio_number(c->value) : human(c->value);
+	char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
+	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
+	char *level = format_level(c->level);
+	char *cell = isnan(c->level) ? xasprintf("%s, q=%.3g", v, c->q)
+		: xasprintf("%s [%s, %s] %s, q=%.3g", v, lo, hi, level, c->q);
+
+	free(v);
+	free(lo);
+	free(hi);
+	free(level);
+	return cell;
+}
+
+/* The primary metrics a study measured, in the report's order. */
+static int study_primaries(const struct analysis *a, const struct study *st, int *out)
+{
+	int n = 0;
+
+	for (int m = 0; m < a->nmetrics; m++)
+		if (a->primary[m] && st->measured[m])
+			out[n++] = m;
+	return n;
+}
+
+/* One sentence: what one combination did against one reference. */
+static char *resolved_sentence(const struct analysis *a, const struct study *st, int g, int r,
+			       const char *label, int *resolved, int *tested)
+{
+	int *prim = xmalloc((a->nmetrics + 1) * sizeof(int)), np = study_primaries(a, st, prim);
+	char *changed = xstrdup(""), *unresolved = xstrdup(""), *s;
+	const char *ref = a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name;
+
+	for (int i = 0; i < np; i++) {
+		const struct comparison *c = ratio_of_group(st, g, r, prim[i]);
+		char **into, *next;
+
+		if (!c || isnan(c->p))
+			continue;
+		(*tested)++;
+		if (c->sig && !isnan(c->value)) {
+			char *phrase = change_phrase(a->metric_names[prim[i]], c->value);
+			char *cell = compact_cell(c, 1);
+
+			(*resolved)++;
+			next = xasprintf("%s%s%s (%s)", changed, *changed ? ", " : "", phrase, cell);
+			free(phrase);
+			free(cell);
+			into = &changed;
+		} else {
+			next = xasprintf("%s%s%s", unresolved, *unresolved ? ", " : "",
+					 metric_noun(a->metric_names[prim[i]]));
+			into = &unresolved;
+		}
+		free(*into);
+		*into = next;
+	}
+	if (!*changed && !*unresolved)
+		s = NULL;
+	else if (!*changed)
+		s = xasprintf("%s%s against %s: nothing resolved (%s).", label, a->combos[st->groups[g].combo].name,
+			      ref, unresolved);
+	else
+		s = xasprintf("%s%s against %s: %s%s%s.", label, a->combos[st->groups[g].combo].name, ref,
+			      changed, *unresolved ? "; nothing resolved for " : "", unresolved);
+	free(changed);
+	free(unresolved);
+	free(prim);
+	return s;
+}
+
+/* Why nothing in a study was resolved: the units, the smallest p they
+ * allow, the smallest q reached. */
+static char *nothing_resolved_reason(const struct analysis *a, const struct study *st)
+{
+	int units = 0;
+	const char *unit = "unit";
+	double best_q = NAN, best_p = NAN;
+
+	for (int g = 0; g < st->ngroups; g++)
+		for (int r = 0; r < NRATIOS; r++)
+			for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
+				const struct comparison *c = &st->groups[g].ratio[r][m];
+
+				if (!c->primary || isnan(c->p))
+					continue;
+				if (c->n_units > units) {
+					units = c->n_units;
+					unit = c->unit;
+				}
+				if (isnan(best_q) || c->q < best_q) {
+					best_q = c->q;
+					best_p = c->p;
+				}
+			}
+	for (int e = 0; e < st->neffects; e++) {
+		const struct comparison *c = &st->effects[e].c;
+
+		if (c->primary && !isnan(c->p) && (isnan(best_q) || c->q < best_q)) {
+			best_q = c->q;
+			best_p = c->p;
+		}
+	}
+	if (!units)
+		return xstrdup("no primary comparison could be tested here (no reference point beside another combination, or no block holding both)");
+	if (units <= EXACT_P_MAX_N && ldexp(2, -units) > FDR_Q)
+		return xasprintf("n too small: with %d %ss as the units the smallest p an exact sign-flip test can give is 2/2^%d = %.3g, above 0.05, so nothing could be significant at any adjustment; 6 units are the fewest that can reach 0.05 and, after the adjustment over many comparisons, 8 or more are needed in practice",
+				 units, unit, units, ldexp(2, -units));
+	return xasprintf("over %d %ss the smallest adjusted q is %.3g (p = %.3g) in a family of %d comparisons: the changes in the sections below are within the noise at this number of %ss",
+			 units, unit, best_q, best_p, a->family, unit);
+}
+
+static void summary_rfc_table(struct doc *d, const struct analysis *a, const struct study *st)
+{
+	int after = st->ref[REF_RFC_AFTER], before = st->ref[REF_RFC_BEFORE];
+	char *headers[] = { "", "RFC With_patchset", "RFC Without_patchset", "RFC ratio",
+			    "our rfc-after", "our rfc-before", "our paired ratio after/before" };
+
+	table_begin(d, headers, 7);
+	for (size_t i = 0; i < NRFC_FIGURES; i++) {
+		const struct rfc_figure *fig = &rfc_figures[i];
+		int m = metric_index(a, fig->metric);
+		char *row[7];
+
+		if (m < 0 || !st->measured[m])
+			continue;
+		row[0] = xasprintf("%s (%s)", fig->label, fig->metric);
+		row[1] = human(fig->with);
+		row[2] = human(fig->without);
+		row[3] = rfc_ratio_text(fig);
+		row[4] = median_cell(&st->groups[after].metric[m]);
+		row[5] = median_cell(&st->groups[before].metric[m]);
+		row[6] = comparison_cell(ratio_of_group(st, after, RATIO_RFC_BEFORE, m), 1);
+		table_row(d, row, 7, 0);
+		for (int c = 0; c < 7; c++)
+			free(row[c]);
+	}
+	table_end(d);
+}
+
+/* The report's first section: for each workload, each combination and
+ * primary metric, what changed beyond the noise after the adjustment,
+ * or "nothing resolved" and why; the RFC's table beside ours. */
+static void summary_section(struct doc *d, const struct analysis *a)
+{
+	char *text;
+	int rfc_study = -1;
+
+	heading(d, 2, "Summary: what changed beyond the noise");
+	text = xasprintf("A change is named here only when it is significant after the Benjamini-Hochberg adjustment at 5%% over all %d primary comparisons of this report (%d of them are): a paired ratio of a primary metric (%s) of a combination to a reference point, or a bit's factorial effect, with its interval at its exact level and its adjusted q. Everything else is \"nothing resolved\": no change larger than the noise of these runs, which is not the same as no change. Every ratio and its interval are in the sections below.",
+			 a->family, a->n_sig, "pulls, migrations, throughput, wake-up p99");
+	para(d, text);
+	free(text);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
+		char *title = xasprintf("%s (topology %s)", st->workload, st->topology);
+
+		heading(d, 3, title);
+		free(title);
+		for (int g = 0; g < st->ngroups; g++) {
+			int comb_ref = a->combos[st->groups[g].combo].reference;
+
+			for (int r = 0; r < NRATIOS; r++) {
+				char *sentence;
+				const char *label = "";
+
+				if (!st->groups[g].ratio[r] || st->ref[ratio_reference[r]] < 0)
+					continue;
+				/* against rfc-before: only the RFC's change and its decomposition */
+				if (r == RATIO_RFC_BEFORE && comb_ref != REF_RFC_AFTER && comb_ref != REF_RFC_PELT)
+					continue;
+				if (r == RATIO_RFC_BEFORE)
+					label = comb_ref == REF_RFC_AFTER ? "The RFC's change, " : "The metric's effect, ";
+				if (r == RATIO_RFC_PELT)
+					label = "The new rules' effect, ";
+				if (r == RATIO_STOCK && stock < 0)
+					continue;
+				sentence = resolved_sentence(a, st, g, r, label, &resolved, &tested);
+				if (sentence)
+					bullet(d, sentence);
+				free(sentence);
+			}
+		}
+		if (st->ndesigns) {
+			int eff_resolved = 0, eff_tested = 0;
+
+			for (int e = 0; e < st->neffects; e++) {
+				const struct effect *ef = &st->effects[e];
+				char *changes = xstrdup(""), *term;
+
+				if (!ef->c.primary || isnan(ef->c.p))
+					continue;
+				eff_tested++;
+				tested++;
+				/* one bullet per term: its first primary effect gathers the others */
+				for (int e2 = 0; e2 < e && changes; e2++)
+					if (st->effects[e2].design == ef->design && st->effects[e2].term == ef->term &&
+					    st->effects[e2].c.primary && !isnan(st->effects[e2].c.p)) {
+						free(changes);
+						changes = NULL;
+					}
+				if (ef->c.sig) {
+					eff_resolved++;
+					resolved++;
+				}
+				if (!changes)
+					continue;
+				for (int e2 = e; e2 < st->neffects; e2++) {
+					const struct effect *x = &st->effects[e2];
+					char *cell, *next;
+
+					if (x->design != ef->design || x->term != ef->term || !x->c.primary || !x->c.sig)
+						continue;
+					cell = compact_cell(&x->c, 0);
+					next = xasprintf("%s%s%s %s per run (%s)", changes, *changes ? ", " : "",
+							 metric_noun(a->metric_names[x->metric]),
+							 x->c.value > 0 ? "up" : "down", cell);
+					free(cell);
+					free(changes);
+					changes = next;
+				}
+				if (*changes) {
+					term = term_name(a, st, ef->design, ef->term);
+					text = xasprintf("%s %s (factorial effect, in the metric's units): %s.",
+							 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term, changes);
+					bullet(d, text);
+					free(text);
+					free(term);
+				}
+				free(changes);
+			}
+			if (!eff_resolved && eff_tested) {
+				text = xasprintf("Bits (factorial effects): nothing resolved in %d primary effect%s tested.",
+						 eff_tested, eff_tested == 1 ? "" : "s");
+				bullet(d, text);
+				free(text);
+			}
+		}
+		fputs("\n", d->md);
+		if (!resolved) {
+			char *why = nothing_resolved_reason(a, st);
+
+			text = xasprintf("Nothing resolved in this workload: %s.", why);
+			para(d, text);
+			free(text);
+			free(why);
+		} else {
+			text = xasprintf("%d of the %d primary comparisons of this workload resolved a change.",
+					 resolved, tested);
+			para(d, text);
+			free(text);
+		}
+		if (st->ref[REF_RFC_AFTER] >= 0 && st->ref[REF_RFC_BEFORE] >= 0 &&
+		    (rfc_study < 0 || (is_rfc_workload(st->workload) && !is_rfc_workload(a->studies[rfc_study].workload))))
+			rfc_study = s;
+	}
+	if (rfc_study >= 0) {
+		const struct study *st = &a->studies[rfc_study];
+
+		text = xasprintf("The RFC's table beside ours (%s, topology %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before; our medians with their intervals, our paired ratio with its interval and q. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
+				 st->workload, st->topology,
+				 is_rfc_workload(st->workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
+		para(d, text);
+		free(text);
+		summary_rfc_table(d, a, st);
+	} else {
+		para(d, "The RFC's table cannot be set beside ours: no workload ran both rfc-after and rfc-before.");
+	}
 }
 
 /* A cell of a per-metric table: group g, metric m, ratio r. */
@@ -823,6 +1132,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	fputs("<h1>", d.html);
 	html_escaped(d.html, title);
 	fputs("</h1>\n", d.html);
+	summary_section(&d, a);
 	what_was_run(&d, a);
 	how_to_read(&d, a);
 	rfc_section(&d, a);
@@ -830,7 +1140,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 		study_section(&d, a, s);
 	excluded_runs(&d, a);
 	heading(&d, 2, "Files");
-	para(&d, "summary.csv (every metric of every cell), effects.csv (factorial effects), charts/*.png and *.svg, plots-data/ (the numbers each chart shows). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
+	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), effects.csv (factorial effects), charts/*.png and *.svg, plots-data/ (the numbers each chart shows). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
 	fputs("</body></html>\n", d.html);
 	close_output(d.md, md_path);
 	close_output(d.html, html_path);
