@@ -1049,13 +1049,44 @@ static long long run_estimate_ms(const struct workload *w)
 	return m.settle_ms + m.duration_ms + EST_RUN_OVERHEAD_MS;
 }
 
+/*
+ * --shard K/N: the boots of every topology dealt round-robin to N shards
+ * (boot B to shard (B-1) % N + 1), so a shard holds whole repetition
+ * blocks, hence every cell, of every topology.  The seeded order and the
+ * seq numbers stay the whole plan's: a shard is a subset of it, and the N
+ * shards together are the plan, each run once.  shard_n 0: no shard.
+ */
+static long shard_k, shard_n;
+
+static int in_shard(long boot)
+{
+	return !shard_n || (boot - 1) % shard_n == shard_k - 1;
+}
+
+static int parse_shard(const char *s)
+{
+	const char *slash = strchr(s, '/');
+	unsigned long long k, n;
+	char text[16];
+
+	if (!slash || (size_t)(slash - s) >= sizeof(text))
+		return -1;
+	memcpy(text, s, (size_t)(slash - s));
+	text[slash - s] = '\0';
+	if (parse_uint(text, 10000, &k) || parse_uint(slash + 1, 10000, &n) || k < 1 || k > n)
+		return -1;
+	shard_k = (long)k;
+	shard_n = (long)n;
+	return 0;
+}
+
 static void print_plan(void)
 {
 	int cells = m.nr_combos * m.nr_workloads;
 	int *order = malloc(sizeof(int) * (size_t)cells);
 	long long estimate = 0;
 	char feat[TEXT_MAX], topo[64];
-	int seq = 0;
+	int seq = 0, runs = 0;
 
 	if (!order) {
 		perror("matrix-plan");
@@ -1068,6 +1099,9 @@ static void print_plan(void)
 	printf("settle_ms\t%lld\n", m.settle_ms);
 	printf("reps\t%ld\n", m.reps);
 	printf("boots\t%ld\n", m.boots);
+	if (shard_n)
+		printf("shard\t%ld\t%ld\nplan_runs\t%ld\n", shard_k, shard_n,
+		       (long)m.nr_topologies * m.reps * cells);
 	printf("counting\t%d\n", m.counting);
 	for (int i = 0; i < m.nr_tunables; i++)
 		printf("tunable\t%s\t%lu\n", m.tunables[i].name, m.tunables[i].value);
@@ -1110,7 +1144,7 @@ static void print_plan(void)
 		long boot = 1, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
 
 		topology_text(&m.topologies[t], topo, sizeof(topo));
-		estimate += EST_BOOT_MS * m.boots;
+		estimate += EST_BOOT_MS * (shard_n ? (m.boots - shard_k) / shard_n + 1 : m.boots);
 		for (long rep = 1; rep <= m.reps; rep++) {
 			if (left_in_boot-- == 0) {
 				boot++;
@@ -1128,14 +1162,17 @@ static void print_plan(void)
 				struct combo *c = &m.combos[order[i] / m.nr_workloads];
 				struct workload *w = &m.workloads[order[i] % m.nr_workloads];
 
+				if (seq++, !in_shard(boot))
+					continue;
+				runs++;
 				features_text(c->bits, feat, sizeof(feat));
-				printf("run\t%d\t%s\t%s\t%s\t%ld\t%s\t%ld\n", ++seq, topo, c->name,
+				printf("run\t%d\t%s\t%s\t%s\t%ld\t%s\t%ld\n", seq, topo, c->name,
 				       feat, rep, w->text, boot);
 				estimate += run_estimate_ms(w);
 			}
 		}
 	}
-	printf("runs\t%d\n", seq);
+	printf("runs\t%d\n", runs);
 	printf("estimate_s\t%lld\n", (estimate + 999) / 1000);
 	free(order);
 }
@@ -1143,7 +1180,7 @@ static void print_plan(void)
 static void usage(FILE *out)
 {
 	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] [--counting on|off]\n"
-	      "                   FILE.matrix\n"
+	      "                   [--shard K/N] FILE.matrix\n"
 	      "\n"
 	      "Parses and validates FILE.matrix (every bad line is reported as\n"
 	      "FILE:LINE: message), expands combos, factorial cells, workloads and\n"
@@ -1158,13 +1195,18 @@ static void usage(FILE *out)
 	      "pjtload workloads are checked by pjtload's own parser against each\n"
 	      "topology's vCPUs; two workloads that parse the same are a duplicate.\n"
 	      "--smp, --reps, --duration, --counting replace what the file says (--smp: all smp lines).\n"
+	      "--shard K/N: only the runs of the K-th of N shards (N at most boots): boot B\n"
+	      "of every topology goes to shard (B-1) % N + 1, so each shard holds whole\n"
+	      "repetition blocks; seq numbers and order are the whole plan's.  Adds the\n"
+	      "records shard K N and plan_runs N (the whole plan's runs); runs and\n"
+	      "estimate_s are the shard's.\n"
 	      "Exit: 0 plan printed, 2 bad file or usage.\n", out);
 }
 
 int main(int argc, char **argv)
 {
 	const char *smp_override = NULL, *reps_override = NULL, *duration_override = NULL;
-	const char *counting_override = NULL;
+	const char *counting_override = NULL, *shard_arg = NULL;
 	const char *path = NULL;
 	int usage_errors = 0;
 
@@ -1183,6 +1225,8 @@ int main(int argc, char **argv)
 			dst = &duration_override;
 		else if (!strcmp(argv[i], "--counting"))
 			dst = &counting_override;
+		else if (!strcmp(argv[i], "--shard"))
+			dst = &shard_arg;
 		if (dst) {
 			if (++i == argc) {
 				fprintf(stderr, "matrix-plan: %s needs a value\n", argv[i - 1]);
@@ -1258,6 +1302,16 @@ int main(int argc, char **argv)
 	if (m.boots > m.reps)
 		error_at(m.boots_line, "boots %ld > reps %ld: a boot holds whole repetition blocks "
 			 "(each block runs every cell once)", m.boots, m.reps);
+	if (shard_arg && parse_shard(shard_arg)) {
+		fprintf(stderr, "matrix-plan: --shard '%s': want K/N, whole numbers with 1 <= K <= N\n",
+			shard_arg);
+		usage_errors++;
+	} else if (shard_n > m.boots) {
+		fprintf(stderr, "matrix-plan: --shard %s: a shard is whole boots and the plan has %ld "
+			"per topology, so N is at most %ld (more shards: raise boots in %s, up to reps)\n",
+			shard_arg, m.boots, m.boots, path);
+		usage_errors++;
+	}
 	check_workloads();
 
 	qsort(errors, (size_t)nr_errors, sizeof(errors[0]), error_cmp);
