@@ -26,10 +26,11 @@ static const char *const known_metrics[] = {
 };
 
 /* Columns that describe a run rather than measure it. host_* are numbers
- * (the host's load during the run), kept out of the metrics. */
+ * (the host's load during the run), kept out of the metrics; host, shard
+ * and shard_boot are run/merge's provenance of a merged runs.csv. */
 static const char *const text_columns[] = {
 	"seq", "topology", "combo", "features", "workload", "rep", "status", "boot",
-	"kernel_sha256", "image_sha256",
+	"kernel_sha256", "image_sha256", "host", "shard", "shard_boot",
 };
 
 static int in_list(const char *name, const char *const *list, size_t n)
