@@ -209,13 +209,28 @@ grep -v '^seed' "$fixtures/good-full.matrix" >"$tmp/noseed.matrix"
 check "without a seed line the chosen seed is in the plan" \
 	sh -c "'$plan_tool' '$tmp/noseed.matrix' | grep -Eq '^seed	[0-9]+$'"
 
-plan --reps 1 --smp sockets=1,cores=2,threads=2 --duration 1s "$fixtures/good-full.matrix" >"$tmp/over.plan"
+plan --reps 1 --smp sockets=1,cores=2,threads=2 --duration 5s "$fixtures/good-full.matrix" >"$tmp/over.plan"
 check "--reps/--smp/--duration override the file" \
 	sh -c "[ \$(awk -F'\t' '\$1 == \"run\"' '$tmp/over.plan' | wc -l) = 12 ] &&
 	       grep -q '^topology	1x2x2	--topology	1,2,2$' '$tmp/over.plan' &&
-	       [ \$(grep -c '^topology' '$tmp/over.plan') = 1 ] && grep -q '^duration_ms	1000$' '$tmp/over.plan'"
+	       [ \$(grep -c '^topology' '$tmp/over.plan') = 1 ] && grep -q '^duration_ms	5000$' '$tmp/over.plan'"
 check "a bad override is refused with exit 2 naming the option" \
 	sh -c "'$plan_tool' --reps x '$fixtures/good-full.matrix' >/dev/null 2>'$tmp/e'; [ \$? = 2 ] && grep -q -- '--reps' '$tmp/e'"
+
+# The estimate holds each workload's real cost: one run of 2 s in one boot.
+estimate_of() {
+	printf 'duration 2s\nsettle 0\nreps 1\ncombo stock\nworkload %s\n' "$1" >"$tmp/est.matrix"
+	"$plan_tool" "$tmp/est.matrix" 2>/dev/null | value estimate_s
+}
+between() { [ -n "$1" ] && [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+est_pingpong=$(estimate_of "pingpong pairs=1")
+check "estimate: a hackbench run costs its duration and about one invocation more (groups=2 loops=40: 8.5 s)" \
+	between "$(($(estimate_of "hackbench groups=2 loops=40") - est_pingpong))" 8 9
+check "estimate: rt-app costs its calibration (12 s) beside its own duration" \
+	between "$(($(estimate_of "rt-app $fixtures/good-rtapp.json") - est_pingpong))" 10 12
+printf '{ "global": { "duration": 1, "calibration": 100 }, "tasks": { "t": { "run": 1000 } } }\n' >"$tmp/cal.json"
+check "estimate: rt-app with a numeric calibration costs its own duration (1 s, not the run's 2 s)" \
+	between "$(($(estimate_of "rt-app $tmp/cal.json") - est_pingpong))" -1 -1
 
 # Guest snapshot helper, on recorded /proc/schedstat and pjt_stats files.
 snap=$top/initramfs/lib/snapshot.sh

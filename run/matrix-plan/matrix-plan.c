@@ -47,10 +47,25 @@ static const struct tunable_rule {
 	unsigned long long min, max;
 } tunable_rules[] = { PJT_CONTRACT_TUNABLES };
 
-/* Rough wall-clock costs for --dry-run's estimate (TCG guest, 2 host cores). */
-#define EST_BOOT_MS 15000
-#define EST_RUN_OVERHEAD_MS 1500
+/*
+ * Wall-clock costs for --dry-run's estimate, measured under TCG (4 vCPUs)
+ * on a 2-core host: a boot, with the guest plan's last 2 s; a run beyond
+ * its settle and duration; duty's calibration (pjtload calibrate
+ * duration=1s, once per boot and wss); rt-app measuring its ns per loop
+ * (9 to 18 s); one hackbench invocation, per group and per loop (400
+ * messages) of each group: groups=1 loops=10 took 0.5 to 4.6 s, 1.3 s
+ * on average over quick.matrix's 69.
+ */
+#define EST_BOOT_MS 6000
+#define EST_RUN_OVERHEAD_MS 400
 #define EST_CRASH_REBOOT_MS 15000
+#define EST_CALIBRATE_MS 1200
+#define EST_RTAPP_CALIBRATION_MS 12000
+#define EST_HACKBENCH_GROUP_MS 250
+#define EST_HACKBENCH_LOOP_MS 100
+/* A hackbench invocation estimated longer than this many run durations is
+ * refused: the run would be that invocation, whatever its duration. */
+#define HACKBENCH_MAX_DURATIONS 10
 
 struct combo {
 	char name[TEXT_MAX];
@@ -63,6 +78,9 @@ struct workload {
 	char text[TEXT_MAX]; /* kind and args, single-spaced: the CSV value */
 	char canon[TEXT_MAX]; /* kind and args sorted: duplicates by meaning */
 	char file[PATH_MAX]; /* rt-app: the JSON file on the host (real path) */
+	unsigned long long hackbench_groups, hackbench_loops; /* one invocation's */
+	long long rtapp_duration_s; /* rt-app: its global.duration, or -1 (none: forever) */
+	int rtapp_calibrates; /* rt-app: measures its ns per loop before it starts */
 	int argc;
 	int mode; /* a pjtload mode, or -1 */
 	struct pjt_options opts; /* pjtload: as its parser read them */
@@ -690,7 +708,7 @@ static int check_key_words(int line, int argc, char **argv)
 	return bad ? -1 : 0;
 }
 
-static int check_hackbench(int line, int argc, char **argv)
+static int check_hackbench(int line, int argc, char **argv, struct workload *w)
 {
 	int bad = 0;
 
@@ -711,6 +729,10 @@ static int check_hackbench(int line, int argc, char **argv)
 			error_at(line, "hackbench %s='%s': want a whole number %llu..%llu", k->key,
 				 eq + 1, k->min, k->max);
 			bad = 1;
+		} else if (!strcmp(k->key, "groups")) {
+			w->hackbench_groups = v;
+		} else if (!strcmp(k->key, "loops")) {
+			w->hackbench_loops = v;
 		}
 	}
 	for (const struct hackbench_key *k = hackbench_keys; k->key; k++) {
@@ -720,12 +742,156 @@ static int check_hackbench(int line, int argc, char **argv)
 			found |= !strncmp(argv[i], k->key, strlen(k->key)) &&
 				 argv[i][strlen(k->key)] == '=';
 		if (k->required && !found) {
-			error_at(line, "hackbench needs %s= (it must be bounded: groups x loops "
-				 "messages, not a time)", k->key);
+			error_at(line, "hackbench needs %s= (one invocation passes groups x 400 x "
+				 "loops messages; invocations repeat until the duration is up)", k->key);
 			bad = 1;
 		}
 	}
+	/* 20 senders and 20 receivers a group, each a process. */
+	if (!bad && w->hackbench_groups * 40 > GUEST_TASK_LIMIT) {
+		error_at(line, "hackbench groups=%llu: %llu tasks, more than the guest's %d",
+			 w->hackbench_groups, w->hackbench_groups * 40, GUEST_TASK_LIMIT);
+		bad = 1;
+	}
 	return bad ? -1 : 0;
+}
+
+static long long hackbench_invocation_ms(const struct workload *w)
+{
+	return (long long)w->hackbench_groups *
+	       (EST_HACKBENCH_GROUP_MS + EST_HACKBENCH_LOOP_MS * (long long)w->hackbench_loops);
+}
+
+/*
+ * rt-app's JSON, as far as the plan needs it: rt-app runs until
+ * global.duration (whole seconds; absent or not above 0: until its tasks
+ * end, maybe never), after measuring its ns per loop unless
+ * global.calibration is a number.  A scanner, not a validator: rt-app
+ * says what else is wrong with the file.
+ */
+#define RTAPP_JSON_MAX (1 << 20)
+
+static const char *json_ws(const char *p, const char *end)
+{
+	while (p < end && strchr(" \t\r\n", *p))
+		p++;
+	return p;
+}
+
+/* Just past the value at p, or NULL if it is malformed. */
+static const char *json_skip(const char *p, const char *end, int depth)
+{
+	char close;
+
+	p = json_ws(p, end);
+	if (p == end || depth > 64)
+		return NULL;
+	if (*p == '"') {
+		for (p++; p < end && *p != '"'; p++)
+			if (*p == '\\')
+				p++;
+		return p < end ? p + 1 : NULL;
+	}
+	if (*p != '{' && *p != '[') {
+		const char *start = p;
+
+		while (p < end && !strchr(",:]}{[\" \t\r\n", *p))
+			p++;
+		return p > start ? p : NULL;
+	}
+	close = *p == '{' ? '}' : ']';
+	p = json_ws(p + 1, end);
+	if (p < end && *p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') { /* the key, then ':' */
+			p = json_skip(p, end, depth + 1);
+			if (!p || (p = json_ws(p, end)) == end || *p++ != ':')
+				return NULL;
+		}
+		p = json_skip(p, end, depth + 1);
+		if (!p || (p = json_ws(p, end)) == end)
+			return NULL;
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+/* The value of member KEY of the object at p, the last one as json-c
+ * keeps it: 1 found, 0 absent (or p is no object), -1 malformed. */
+static int json_member(const char *p, const char *end, const char *key, const char **value)
+{
+	int found = 0;
+
+	p = json_ws(p, end);
+	if (p == end || *p != '{')
+		return 0;
+	p = json_ws(p + 1, end);
+	if (p < end && *p == '}')
+		return 0;
+	for (;;) {
+		const char *k = json_ws(p, end), *k_end = json_skip(k, end, 1);
+
+		if (!k_end || *k != '"' || (p = json_ws(k_end, end)) == end || *p++ != ':')
+			return -1;
+		if ((size_t)(k_end - k) == strlen(key) + 2 && !strncmp(k + 1, key, strlen(key))) {
+			found = 1;
+			*value = json_ws(p, end);
+		}
+		if (!(p = json_skip(p, end, 1)))
+			return -1;
+		p = json_ws(p, end);
+		if (p < end && *p == '}')
+			return found;
+		if (p == end || *p++ != ',')
+			return -1;
+	}
+}
+
+/* w->file's global.duration and whether rt-app calibrates first. */
+static int rtapp_global(int line, struct workload *w)
+{
+	FILE *f = fopen(w->file, "r");
+	char *buf = malloc(RTAPP_JSON_MAX + 1), *num_end;
+	const char *end, *global = NULL, *v;
+	size_t len = f && buf ? fread(buf, 1, RTAPP_JSON_MAX + 1, f) : 0;
+	int bad = 0;
+
+	if (!f || !buf || ferror(f) || len > RTAPP_JSON_MAX) {
+		error_at(line, "rt-app file %s: %s", w->file,
+			 !f || !buf || ferror(f) ? strerror(errno) : "larger than 1 MiB");
+		bad = -1;
+		goto out;
+	}
+	buf[len] = 0; /* strtoll() stops there */
+	end = buf + len;
+	w->rtapp_duration_s = -1;
+	w->rtapp_calibrates = 1;
+	/* Well-formed as a whole, so no json_member() below finds it malformed. */
+	if (!json_skip(buf, end, 0)) {
+		error_at(line, "rt-app file %s: not JSON that rt-app could read", w->file);
+		bad = -1;
+		goto out;
+	}
+	json_member(buf, end, "global", &global);
+	if (global && json_member(global, end, "duration", &v) == 1) {
+		errno = 0;
+		w->rtapp_duration_s = strtoll(v, &num_end, 10);
+		if (errno || num_end == v || json_skip(v, end, 1) != num_end) {
+			error_at(line, "rt-app file %s: global.duration is not whole seconds",
+				 w->file);
+			bad = -1;
+		}
+	}
+	if (global && json_member(global, end, "calibration", &v) == 1)
+		w->rtapp_calibrates = *v == '"';
+out:
+	free(buf);
+	if (f)
+		fclose(f);
+	return bad;
 }
 
 static int check_rtapp(int line, int argc, char **argv, struct workload *w)
@@ -756,7 +922,7 @@ static int check_rtapp(int line, int argc, char **argv, struct workload *w)
 		error_at(line, "rt-app file %s: %s", w->file, strerror(errno));
 		return -1;
 	}
-	return 0;
+	return rtapp_global(line, w);
 }
 
 static int word_cmp(const void *a, const void *b)
@@ -800,7 +966,7 @@ static void do_workload(int line, int argc, char **argv)
 	else if (check_key_words(line, argc, argv))
 		bad = -1;
 	else if (!strcmp(argv[1], "hackbench"))
-		bad = check_hackbench(line, argc, argv);
+		bad = check_hackbench(line, argc, argv, &w);
 	if (bad)
 		return;
 	w.text[0] = 0;
@@ -839,13 +1005,40 @@ static int topology_vcpus(const struct topology *t)
 	return t->sockets * t->cores * t->threads;
 }
 
+/* Every run ends near its duration (pjtload's modes take it; the guest
+ * repeats hackbench until it is up), or its workload is refused. */
+static void check_bounded(struct workload *w)
+{
+	long long one;
+
+	if (!strcmp(w->kind, "rt-app") && w->rtapp_duration_s <= 0) {
+		error_at(w->line, "rt-app %s: no global.duration above 0: rt-app would run until "
+			 "its tasks end, maybe never (give it at most the run's duration, %lld ms)",
+			 w->file, m.duration_ms);
+		w->invalid = 1;
+	} else if (!strcmp(w->kind, "rt-app") && w->rtapp_duration_s * 1000 > m.duration_ms) {
+		error_at(w->line, "rt-app %s: global.duration %llds is longer than the run's "
+			 "duration, %lld ms", w->file, w->rtapp_duration_s, m.duration_ms);
+		w->invalid = 1;
+	} else if (!strcmp(w->kind, "hackbench") &&
+		   (one = hackbench_invocation_ms(w)) > HACKBENCH_MAX_DURATIONS * m.duration_ms) {
+		error_at(w->line, "hackbench: one invocation takes about %lld s under TCG, more "
+			 "than %d times the run's duration (%lld ms): lower groups= or loops=",
+			 one / 1000, HACKBENCH_MAX_DURATIONS, m.duration_ms);
+		w->invalid = 1;
+	}
+}
+
 /*
- * After the whole file and the overrides: pjtload's parser on every
- * pjtload workload for every topology, then duplicates by meaning (the
- * parsed options, the sorted hackbench words, the rt-app file's real path).
+ * After the whole file and the overrides (the duration): every workload
+ * bounded, pjtload's parser on every pjtload workload for every topology,
+ * then duplicates by meaning (the parsed options, the sorted hackbench
+ * words, the rt-app file's real path).
  */
 static void check_workloads(void)
 {
+	for (int i = 0; i < m.nr_workloads; i++)
+		check_bounded(&m.workloads[i]);
 	for (int i = 0; i < m.nr_workloads; i++) {
 		struct workload *w = &m.workloads[i];
 		char buf[TEXT_MAX], *words[64], err[512];
@@ -1042,11 +1235,40 @@ static void topology_text(const struct topology *t, char *out, size_t size)
 	snprintf(out, size, "%dx%dx%d", t->sockets, t->cores, t->threads);
 }
 
+/* A boot, and duty's calibration in it for each wss (matrix-exec.sh). */
+static long long boot_estimate_ms(void)
+{
+	long long ms = EST_BOOT_MS;
+
+	for (int i = 0; i < m.nr_workloads; i++) {
+		const struct workload *w = &m.workloads[i];
+		int first = w->mode == MODE_DUTY;
+
+		for (int j = 0; j < i && first; j++)
+			first = m.workloads[j].mode != MODE_DUTY || m.workloads[j].opts.wss != w->opts.wss;
+		ms += first ? EST_CALIBRATE_MS : 0;
+	}
+	return ms;
+}
+
+/* The run's cost: what it waits for and what its workload really takes. */
 static long long run_estimate_ms(const struct workload *w)
 {
+	long long work = m.duration_ms;
+
 	if (!strcmp(w->kind, "crash"))
 		return EST_CRASH_REBOOT_MS;
-	return m.settle_ms + m.duration_ms + EST_RUN_OVERHEAD_MS;
+	if (!strcmp(w->kind, "hackbench")) {
+		/* Invocations until the duration is up: the one running then
+		 * ends the run, about one invocation late on average (their
+		 * times vary fivefold under TCG, and a long one is the likelier
+		 * to be running): 1.0 s with quick.matrix's 1.3 s invocations. */
+		work = m.duration_ms + hackbench_invocation_ms(w);
+	} else if (!strcmp(w->kind, "rt-app")) {
+		work = w->rtapp_duration_s * 1000 +
+		       (w->rtapp_calibrates ? EST_RTAPP_CALIBRATION_MS : 0);
+	}
+	return m.settle_ms + work + EST_RUN_OVERHEAD_MS;
 }
 
 /*
@@ -1144,7 +1366,7 @@ static void print_plan(void)
 		long boot = 1, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
 
 		topology_text(&m.topologies[t], topo, sizeof(topo));
-		estimate += EST_BOOT_MS * (shard_n ? (m.boots - shard_k) / shard_n + 1 : m.boots);
+		estimate += boot_estimate_ms() * (shard_n ? (m.boots - shard_k) / shard_n + 1 : m.boots);
 		for (long rep = 1; rep <= m.reps; rep++) {
 			if (left_in_boot-- == 0) {
 				boot++;
