@@ -6,6 +6,7 @@
 #
 #   matrix_settings DURATION_MS SETTLE_MS
 #   matrix_counting 0|1                      (pjt_counting for every run)
+#   matrix_trace 0|1                         (the series' trace events, each run)
 #   matrix_tunable NAME VALUE                (0 or more)
 #   matrix_file GUESTNAME PATH < CONTENT     (rt-app JSON files, 0 or more:
 #                                            workload "rt-app PATH" runs it)
@@ -15,7 +16,10 @@
 # Channel lines (documented in INTERFACES.md):
 #   UNAME <uname -a>
 #   FEATURES-BEFORE <a line of the features file>
+#   DOMAIN cpu=N domain=M name=NAME span=MASK   (each CPU's sched domains)
 #   RUN-BEGIN seq=N combo=NAME
+#   TRACE-PULL SEQ,<a traces/SEQ.csv row>     (trace on: before its ROW)
+#   TRACE-LOAD SEQ,<a traces/SEQ-loads.csv row>
 #   ROW <the runs.csv row>
 # The guest leaves the host's columns empty in ROW (boot, kernel_sha256,
 # image_sha256, host_load1, host_cpu_busy): run/matrix fills them.
@@ -31,6 +35,8 @@ pjt_bits=${PJT_BITS:-}
 run_files=${PJT_RUN_FILES:-/tmp/pjt-files}
 work=${PJT_WORK:-/tmp/pjt-run}
 csv_columns=${PJT_COLUMNS:-}
+trace_pull_columns=${PJT_TRACE_PULLS:-}
+trace_load_columns=${PJT_TRACE_LOADS:-}
 
 matrix_duration_ms=10000
 matrix_settle_ms=1000
@@ -65,6 +71,28 @@ matrix_counting() {
 	matrix_counting_failed=1
 }
 
+# trace on: each run records the series' trace events from just before its
+# first snapshot to just after its last (trace.sh).  A kernel without them
+# (stock) fails every run rather than give runs without their traces.
+matrix_trace_on=0
+matrix_trace_failed=0
+matrix_trace() {
+	matrix_trace_on=$1
+	[ "$1" = 1 ] || return 0
+	. "$pjt_lib/trace.sh"
+	trace_available && [ -n "$trace_pull_columns" ] && [ -n "$trace_load_columns" ] && return 0
+	loud "trace on: no sched_pjt_pull/sched_pjt_cpu_load events in $tracefs (or no PJT_TRACE_* columns): every run fails"
+	matrix_trace_failed=1
+}
+
+# The run's trace records, on the channel ahead of its ROW.
+emit_trace() {
+	trace_csv pulls "$trace_pull_columns" | sed "s/^/TRACE-PULL $seq,/"
+	trace_csv loads "$trace_load_columns" | sed "s/^/TRACE-LOAD $seq,/"
+	lost=$(trace_overrun)
+	[ "$lost" = 0 ] || loud "seq $seq: $lost trace records lost to a full buffer (PJT_TRACE_BUFFER_KB)"
+}
+
 matrix_tunable() {
 	matrix_tunables="$matrix_tunables $1=$2"
 }
@@ -82,6 +110,13 @@ guest_file_of() {
 
 matrix_boot_info() {
 	echo "UNAME $(uname -a)"
+	# The balancer's levels: names from debugfs, spans from /proc/schedstat.
+	awk '$1 ~ /^cpu[0-9]+$/ { cpu = substr($1, 4) }
+	     $1 ~ /^domain[0-9]+$/ { print cpu, substr($1, 7), $2 }' "${PJT_SCHEDSTAT:-/proc/schedstat}" 2>/dev/null |
+	while read -r cpu level span; do
+		name=$(cat "$debug_sched/domains/cpu$cpu/domain$level/name" 2>/dev/null)
+		echo "DOMAIN cpu=$cpu domain=$level name=${name:-unknown} span=$span"
+	done
 	if [ -r "$features_file" ]; then
 		while IFS= read -r line; do echo "FEATURES-BEFORE $line"; done < "$features_file"
 	else
@@ -218,19 +253,24 @@ matrix_run() {
 	shift 5
 	echo "RUN-BEGIN seq=$seq combo=$combo"
 	status=ok
-	[ "$matrix_counting_failed" = 0 ] && set_features "$features" && set_tunables || status=failed
+	[ "$matrix_counting_failed" = 0 ] && [ "$matrix_trace_failed" = 0 ] && set_features "$features" && set_tunables || status=failed
 	if [ "$status" = ok ] && [ "$1" = duty ]; then
 		calibrate_for "$@"
 	fi
 	: > "$work/measured"
 	if [ "$status" = ok ]; then
 		sleep "$(ms_to_s "$matrix_settle_ms")"
+		[ "$matrix_trace_on" = 0 ] || trace_start
 		sh "$pjt_lib/snapshot.sh" > "$work/before"
 		if ! run_workload "$@" > "$work/workload"; then
 			loud "seq $seq: workload '$*' FAILED"
 			status=failed
 		fi
 		sh "$pjt_lib/snapshot.sh" > "$work/after"
+		if [ "$matrix_trace_on" = 1 ]; then
+			trace_stop
+			emit_trace
+		fi
 		if [ "$status" = ok ]; then
 			sh "$pjt_lib/snapshot.sh" delta "$work/before" "$work/after" > "$work/measured"
 			# A workload fills the columns its output names (pjtload's keys

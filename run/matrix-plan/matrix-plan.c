@@ -127,6 +127,8 @@ static struct {
 	int boots_line;
 	int counting; /* pjt_counting: the decision counters on (1) or off (0) */
 	int counting_line;
+	int trace; /* trace events per run (traces/SEQ.csv) on (1) or off (0) */
+	int trace_line;
 	unsigned long long seed;
 	int seed_line;
 	struct combo combos[MAX_COMBOS];
@@ -439,6 +441,22 @@ static void do_boots(int line, int argc, char **argv)
 	count_directive(line, argc, argv, &m.boots_line, &m.boots);
 }
 
+/* A directive of one argument, on or off, given at most once. */
+static void on_off_directive(int line, int argc, char **argv,
+			     int *seen_line, int *value)
+{
+	char usage[64];
+
+	snprintf(usage, sizeof(usage), "%s on|off", argv[0]);
+	if (want_args(line, argc, 1, 1, usage) || once(line, argv[0], seen_line))
+		return;
+	if (strcmp(argv[1], "on") && strcmp(argv[1], "off")) {
+		error_at(line, "%s '%s': want on or off", argv[0], argv[1]);
+		return;
+	}
+	*value = !strcmp(argv[1], "on");
+}
+
 /*
  * counting on|off: /sys/kernel/debug/sched/pjt_counting for the whole
  * matrix.  Off (the default), a point whose bit is off runs 6.1's code and
@@ -447,14 +465,17 @@ static void do_boots(int line, int argc, char **argv)
  */
 static void do_counting(int line, int argc, char **argv)
 {
-	if (want_args(line, argc, 1, 1, "counting on|off") ||
-	    once(line, "counting", &m.counting_line))
-		return;
-	if (strcmp(argv[1], "on") && strcmp(argv[1], "off")) {
-		error_at(line, "counting '%s': want on or off", argv[1]);
-		return;
-	}
-	m.counting = !strcmp(argv[1], "on");
+	on_off_directive(line, argc, argv, &m.counting_line, &m.counting);
+}
+
+/*
+ * trace on|off: record the series' trace events in every run (each pull,
+ * each CPU's load at each tick) into the results folder's traces/.  Off
+ * (the default), the events stay disabled: one static-key test each.
+ */
+static void do_trace(int line, int argc, char **argv)
+{
+	on_off_directive(line, argc, argv, &m.trace_line, &m.trace);
 }
 
 static void do_seed(int line, int argc, char **argv)
@@ -1098,7 +1119,7 @@ struct directive {
 
 static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
-	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "settle", do_settle }, { "seed", do_seed },
+	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "trace", do_trace }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
 	{ "workload", do_workload }, { NULL, NULL },
 };
@@ -1138,7 +1159,7 @@ static void parse_line(int line, char *text)
 	for (d = directives; d->name && strcmp(d->name, argv[0]); d++)
 		;
 	if (!d->name) {
-		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting settle seed "
+		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting trace settle seed "
 			 "combo factorial tunable workload)", argv[0]);
 		return;
 	}
@@ -1325,6 +1346,7 @@ static void print_plan(void)
 		printf("shard\t%ld\t%ld\nplan_runs\t%ld\n", shard_k, shard_n,
 		       (long)m.nr_topologies * m.reps * cells);
 	printf("counting\t%d\n", m.counting);
+	printf("trace\t%d\n", m.trace);
 	for (int i = 0; i < m.nr_tunables; i++)
 		printf("tunable\t%s\t%lu\n", m.tunables[i].name, m.tunables[i].value);
 	for (int i = 0; i < m.nr_topologies; i++) {
@@ -1409,7 +1431,7 @@ static void usage(FILE *out)
 	      "repetitions, orders each repetition block by a seeded shuffle, and\n"
 	      "prints the plan, one tab-separated record a line:\n"
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
-	      "  boots N | counting 0|1 | tunable NAME VALUE\n"
+	      "  boots N | counting 0|1 | trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
 	      "  combo NAME FEATURES | workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
