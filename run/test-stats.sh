@@ -524,4 +524,23 @@ check "8 runs a cell: no run points (the median and its interval suffice)" \
 	sh -c "[ ! -e '$tmp/null8/plots-data/s1/combo-migrations-runs.dat' ] && grep -q '^prunfile\\[1\\] = \"\"' '$tmp/null8/plots-data/s1/s1-migrations.gp' &&
 	       [ -s '$tmp/null8/charts/s1-migrations.png' ]"
 
+# ---- the report names each topology's shape (domains.txt) and sets the
+# RFC's table beside ours once per topology, the two-level shape first
+shape=$tmp/shape
+mkdir -p "$shape"
+gen "$tmp/shape-a.csv" seed=3 reps=3
+gen "$tmp/shape-b.csv" seed=4 reps=3
+{ cat "$tmp/shape-a.csv"; awk -F, 'BEGIN { OFS = "," } NR > 1 { $1 += 1000; $2 = "2x2x1"; print }' "$tmp/shape-b.csv"; } >"$shape/runs.csv"
+for cpu in 0 1 2 3; do
+	mc=$([ $cpu -lt 2 ] && echo 00000003 || echo 0000000c)
+	echo "topology=2x2x1 cpu=$cpu domain=0 name=MC span=$mc"
+	echo "topology=2x2x1 cpu=$cpu domain=1 name=DIE span=0000000f"
+done >"$shape/domains.txt"
+"$top/run/report" "$shape" >/dev/null 2>&1
+check "report: the two-level topology named with its sched domains, each span once" \
+	grep -q '^### duty .*topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE over CPUs {0-3})$' "$shape/report.md"
+check "report: a topology without domains.txt lines named bare" grep -q '^### duty .*topology 1x4x1$' "$shape/report.md"
+check "report: the RFC's table once per topology, the two-level one first" sh -c "
+	grep -o \"^The RFC's table beside ours (duty[^,]*, topology [0-9x]*\" '$shape/report.md' | sed 's/.* //' | paste -sd' ' - | grep -qx '2x2x1 1x4x1'"
+
 tap_end

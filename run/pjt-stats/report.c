@@ -355,6 +355,102 @@ static void host_load(struct doc *d, const struct analysis *a)
 	}
 }
 
+/* "0-1, 2-3": the CPUs of a span mask as ranges. */
+static char *cpu_ranges(unsigned long long mask)
+{
+	char *text = xstrdup("");
+
+	for (int cpu = 0; cpu < 64; cpu++) {
+		int last = cpu;
+		char *next;
+
+		if (!(mask >> cpu & 1))
+			continue;
+		while (last + 1 < 64 && mask >> (last + 1) & 1)
+			last++;
+		next = last > cpu ? xasprintf("%s%s%d-%d", text, *text ? "," : "", cpu, last)
+				  : xasprintf("%s%s%d", text, *text ? "," : "", cpu);
+		free(text);
+		text = next;
+		cpu = last;
+	}
+	return text;
+}
+
+/*
+ * The balancer's levels on a topology, from the results folder's
+ * domains.txt ("topology=T cpu=N domain=M name=X span=HEX" per CPU and
+ * level): "MC over CPUs {0-1} {2-3}, then DIE over {0-3}", each level's
+ * distinct spans once.  NULL when the folder has none for the topology;
+ * *levels is the number of levels.
+ */
+static char *shape_of(const char *dir, const char *topology, int *levels)
+{
+	enum { MAX_LEVELS = 8, MAX_SPANS = 64 };
+	char *path = xasprintf("%s/domains.txt", dir);
+	char *text = read_whole_file(path, NULL), *line, *save = NULL, *out = NULL;
+	char names[MAX_LEVELS][32] = { { 0 } };
+	unsigned long long spans[MAX_LEVELS][MAX_SPANS];
+	int nspans[MAX_LEVELS] = { 0 };
+
+	*levels = 0;
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char topo[64], name[32], hex[160], digits[160];
+		int cpu, level, n = 0;
+		unsigned long long mask;
+
+		if (sscanf(line, "topology=%63s cpu=%d domain=%d name=%31s span=%159s",
+			   topo, &cpu, &level, name, hex) != 5 ||
+		    strcmp(topo, topology) || level < 0 || level >= MAX_LEVELS)
+			continue;
+		/* /proc/schedstat writes masks as 32-bit words separated by commas */
+		for (char *h = hex; *h; h++)
+			if (*h != ',')
+				digits[n++] = *h;
+		digits[n] = 0;
+		mask = strtoull(digits, NULL, 16);
+		snprintf(names[level], sizeof(names[level]), "%s", name);
+		if (level + 1 > *levels)
+			*levels = level + 1;
+		for (n = 0; n < nspans[level] && spans[level][n] != mask; n++)
+			;
+		if (n == nspans[level] && n < MAX_SPANS)
+			spans[level][nspans[level]++] = mask;
+	}
+	for (int level = 0; level < *levels; level++) {
+		char *list = xstrdup(""), *next;
+
+		for (int i = 0; i < nspans[level]; i++) {
+			char *cpus = cpu_ranges(spans[level][i]);
+
+			next = xasprintf("%s%s{%s}", list, *list ? " " : "", cpus);
+			free(cpus);
+			free(list);
+			list = next;
+		}
+		next = xasprintf("%s%s%s over CPUs %s", out ? out : "", out ? ", then " : "",
+				 *names[level] ? names[level] : "?", list);
+		free(out);
+		free(list);
+		out = next;
+	}
+	free(text);
+	free(path);
+	return out;
+}
+
+/* "topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE ...)" */
+static char *topology_text(const struct doc *d, const char *topology)
+{
+	int levels;
+	char *shape = shape_of(d->dir, topology, &levels);
+	char *text = shape ? xasprintf("topology %s (sched domains: %s)", topology, shape)
+			   : xasprintf("topology %s", topology);
+
+	free(shape);
+	return text;
+}
+
 static void what_was_run(struct doc *d, const struct analysis *a)
 {
 	char *text;
@@ -366,6 +462,7 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	include_file(d, "Patch series version", "series-version.txt");
 	include_file(d, "QEMU command line", "qemu-cmdline.txt");
 	include_file(d, "Host", "host.txt");
+	include_file(d, "Sched domains of each topology", "domains.txt");
 	include_file(d, "Interleaving seed", "seed.txt");
 	text = xasprintf("runs.csv holds %d runs: %d ok, %d crashed, %d failed. Only ok runs enter the statistics; the others are counted per cell (n_crashed, n_failed) and listed under \"Excluded runs\".",
 			 a->table->nrows, a->n_ok, a->n_crashed, a->n_failed);
@@ -412,9 +509,13 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 				para(d, text);
 				free(text);
 			}
+	para(d, "Workloads (topologies are sockets x cores x threads, QEMU's -smp):");
 	for (int s = 0; s < a->nstudies; s++) {
-		text = xasprintf("Workload %d: \"%s\" on topology %s (sockets x cores x threads), %d combinations.",
-				 s + 1, a->studies[s].workload, a->studies[s].topology, a->studies[s].ngroups);
+		char *where = topology_text(d, a->studies[s].topology);
+
+		text = xasprintf("Workload %d: \"%s\" on %s, %d combinations.",
+				 s + 1, a->studies[s].workload, where, a->studies[s].ngroups);
+		free(where);
 		bullet(d, text);
 		free(text);
 	}
@@ -827,13 +928,68 @@ static void summary_rfc_table(struct doc *d, const struct analysis *a, const str
 	table_end(d);
 }
 
+/*
+ * The RFC's table beside ours, once per topology that ran rfc-after and
+ * rfc-before: the RFC's workload where it ran, else the first such
+ * workload; topologies of more sched-domain levels first (the RFC's box
+ * balanced in two).
+ */
+static void rfc_tables(struct doc *d, const struct analysis *a)
+{
+	int *chosen = xcalloc(a->nstudies + 1, sizeof(*chosen));
+	int *depth = xcalloc(a->nstudies + 1, sizeof(*depth));
+	int n = 0;
+
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		int i, levels;
+		char *shape;
+
+		if (st->ref[REF_RFC_AFTER] < 0 || st->ref[REF_RFC_BEFORE] < 0)
+			continue;
+		for (i = 0; i < n && strcmp(a->studies[chosen[i]].topology, st->topology); i++)
+			;
+		if (i < n) {
+			if (is_rfc_workload(st->workload) && !is_rfc_workload(a->studies[chosen[i]].workload))
+				chosen[i] = s;
+			continue;
+		}
+		shape = shape_of(d->dir, st->topology, &levels);
+		free(shape);
+		/* insertion by depth, stable among equals */
+		for (i = n++; i > 0 && depth[i - 1] < levels; i--) {
+			chosen[i] = chosen[i - 1];
+			depth[i] = depth[i - 1];
+		}
+		chosen[i] = s;
+		depth[i] = levels;
+	}
+	if (!n) {
+		para(d, "The RFC's table cannot be set beside ours: no workload ran both rfc-after and rfc-before.");
+		n = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct study *st = &a->studies[chosen[i]];
+		char *where = topology_text(d, st->topology);
+		char *text = xasprintf("The RFC's table beside ours (%s, %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before; our medians with their intervals, our paired ratio with its interval and q. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
+				       st->workload, where,
+				       is_rfc_workload(st->workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
+
+		para(d, text);
+		free(text);
+		free(where);
+		summary_rfc_table(d, a, st);
+	}
+	free(chosen);
+	free(depth);
+}
+
 /* The report's first section: for each workload, each combination and
  * primary metric, what changed beyond the noise after the adjustment,
  * or "nothing resolved" and why; the RFC's table beside ours. */
 static void summary_section(struct doc *d, const struct analysis *a)
 {
 	char *text;
-	int rfc_study = -1;
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	text = xasprintf("A change is named here only when it is significant after the Benjamini-Hochberg adjustment at 5%% over all %d primary comparisons of this report (%d of them are): a paired ratio of a primary metric (%s) of a combination to a reference point, or a bit's factorial effect, with its interval at its exact level and its adjusted q. Everything else is \"nothing resolved\": no change larger than the noise of these runs, which is not the same as no change. Every ratio and its interval are in the sections below.",
@@ -843,10 +999,12 @@ static void summary_section(struct doc *d, const struct analysis *a)
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 		int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
-		char *title = xasprintf("%s (topology %s)", st->workload, st->topology);
+		char *where = topology_text(d, st->topology);
+		char *title = xasprintf("%s, %s", st->workload, where);
 
 		heading(d, 3, title);
 		free(title);
+		free(where);
 		for (int g = 0; g < st->ngroups; g++) {
 			int comb_ref = a->combos[st->groups[g].combo].reference;
 
@@ -940,22 +1098,8 @@ static void summary_section(struct doc *d, const struct analysis *a)
 			para(d, text);
 			free(text);
 		}
-		if (st->ref[REF_RFC_AFTER] >= 0 && st->ref[REF_RFC_BEFORE] >= 0 &&
-		    (rfc_study < 0 || (is_rfc_workload(st->workload) && !is_rfc_workload(a->studies[rfc_study].workload))))
-			rfc_study = s;
 	}
-	if (rfc_study >= 0) {
-		const struct study *st = &a->studies[rfc_study];
-
-		text = xasprintf("The RFC's table beside ours (%s, topology %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before; our medians with their intervals, our paired ratio with its interval and q. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
-				 st->workload, st->topology,
-				 is_rfc_workload(st->workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
-		para(d, text);
-		free(text);
-		summary_rfc_table(d, a, st);
-	} else {
-		para(d, "The RFC's table cannot be set beside ours: no workload ran both rfc-after and rfc-before.");
-	}
+	rfc_tables(d, a);
 }
 
 /* A cell of a per-metric table: group g, metric m, ratio r. */
