@@ -62,9 +62,16 @@ initramfs: $(BUILD)/initramfs.cpio.gz
 shell: $(BUILD)/bzImage $(BUILD)/initramfs.cpio.gz
 	run/boot --interactive
 
-run: deps
-	@$(MAKE) --no-print-directory kernel initramfs matrix-tools stats-tools
-	run/matrix $(MATRIX)
+# Each phase timed (run/phase); the summary also goes to the results folder.
+run:
+	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
+	run/phase deps $(MAKE) --no-print-directory deps && \
+	run/phase unpack run/kernel unpack && \
+	run/phase kernel run/kernel patched && \
+	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools && \
+	run/phase matrix run/matrix --no-report $(MATRIX) && \
+	run/phase report run/report results/latest; \
+	status=$$?; run/phase --summary results/latest; rm -f $$PJT_PHASE_LOG; exit $$status
 
 check: deps
 	@$(MAKE) --no-print-directory kernel kernel-stock kernel-variants initramfs \

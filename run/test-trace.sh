@@ -80,6 +80,9 @@ check "a load row: time, CPU, tasks, weight, load_avg, PELT" \
 check "no trace line leaks into channel-noise.log" sh -c "! grep -q TRACE '$tmp/on/channel-noise.log' 2>/dev/null"
 check "domains.txt holds the fake /proc/schedstat's domains, for the topology" \
 	sh -c "grep -q '^topology=1x2x1 cpu=0 domain=0 name=unknown span=00000003' '$tmp/on/domains.txt'"
+"$top/run/report" "$tmp/on" >"$tmp/report.out" 2>&1
+check "run/report on a traced folder also makes trace/ (run/trace-report)" sh -c "
+	[ $? = 0 ] && [ -s '$tmp/on/report.md' ] && [ -s '$tmp/on/trace/trace-report.md' ] && [ -s '$tmp/on/trace/pulls-by-level.csv' ]"
 
 fake_run "$tmp/off" "$(matrix off 'trace off')"
 check "trace off: no traces/ folder" sh -c "[ $? = 0 ] && [ ! -e '$tmp/off/traces' ]"
