@@ -51,7 +51,7 @@ case $1 in calibrate) exit 0 ;; esac
 [ "$(cat "$PJT_TRACEFS/tracing_on")" = 1 ] || { echo "fake pjtload: tracing is off" >&2; exit 1; }
 cat >>"$PJT_TRACEFS/trace" <<REC
 # tracer: nop
-     pjtload-$$     [001] d..2.   100.000100: sched_pjt_pull: comm=pjt load pid=$$ src_cpu=1 dst_cpu=0 level=0 idle=newidle type=0 load_weight=1024 load_pelt=90 pjt=PJT_MOVE_TASKS|PJT_BUSIEST
+     pjtload-$$     [001] d..2.   100.000100: sched_pjt_pull: comm=pjt load pid=$$ src_cpu=1 dst_cpu=0 domain=0 idle=newidle type=0 load_weight=1024 load_pelt=90 pjt=PJT_MOVE_TASKS|PJT_BUSIEST
       <idle>-0       [000] d.h1.   100.004000: sched_pjt_cpu_load: cpu=0 nr_running=2 weight=2048 load_avg=400 pelt=180
       <idle>-0       [001] d.h1.   100.004000: sched_pjt_cpu_load: cpu=1 nr_running=0 weight=0 load_avg=20 pelt=0
 REC
@@ -100,7 +100,7 @@ cp -R "$top/run/fixtures-trace" "$tmp/fx"
 check "trace-report exits 0 on the fixture" test $? = 0
 pl=$tmp/fx/trace/pulls-by-level.csv
 check "stock: 2 MC newidle pulls in its one run" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,0,MC,newidle,1,2,2,2,2,0' "$pl"
-check "stock: 1 DIE busy pull, level named from domains.txt" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,1,DIE,busy,1,1,1,1,1,0' "$pl"
+check "stock: 1 DIE busy pull, domain named from domains.txt" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,1,DIE,busy,1,1,1,1,1,0' "$pl"
 check "rfc-after: MC newidle median 0.5 over its runs (1 and 0: zeros count), 1 PJT-decided" \
 	grep -qx '2x2x1,rfc-after,duty_threads=8_duty=10_period=10ms,0,MC,newidle,2,0.5,0,1,1,1' "$pl"
 ld=$tmp/fx/trace/loads-by-nr.csv

@@ -15,7 +15,7 @@ SNAP=/usr/lib/pjt/snapshot.sh
 . /usr/lib/pjt/tap.sh
 . /usr/lib/pjt/trace.sh
 
-pulls_cols="time_s level idle src_cpu dst_cpu pid comm type pjt load_weight load_pelt"
+pulls_cols="time_s domain idle src_cpu dst_cpu pid comm type pjt load_weight load_pelt"
 loads_cols="time_s cpu nr_running weight load_avg pelt"
 
 check "the sched_pjt_pull and sched_pjt_cpu_load events exist" trace_available
@@ -72,7 +72,7 @@ o=$(( $(pulls_between "$m1" "$m4" idle) + $(pulls_between "$m1" "$m4" active) ))
 g=$(key lb_pulls_idle)
 check "traced idle and active pulls = lb_gained[idle] ($i <= $g <= $o)" [ "$i" -le "$g" ] && [ "$g" -le "$o" ]
 
-check "every pull names a domain level, CPUs and both loads" awk -F, '
+check "every pull names its domain, CPUs and both loads" awk -F, '
 	$2 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $4 == $5 ||
 	$10 !~ /^[0-9]+$/ || $11 !~ /^[0-9]+$/ { bad++ } END { exit bad > 0 }' /tmp/trace.pulls
 check "pulls under the RFC's bits name the PJT points that decided" grep -q ',PJT_[A-Z_|]*,' /tmp/trace.pulls
