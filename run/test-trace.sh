@@ -17,7 +17,7 @@ plan_tool=$top/build/matrix-plan
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-trace.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/initramfs/lib/tap.sh"
-entries() { grep -v '^[[:space:]]*\(#\|$\)' "$top/run/contract/$1"; }
+entries() { "$top/run/contract/entries" "$@"; }
 
 make -s -f "$top/run/matrix.mk" TOP="$top" BUILD="$top/build" matrix-tools >"$tmp/make.log" 2>&1
 check "matrix-plan builds" test -x "$plan_tool"
@@ -68,9 +68,9 @@ fake_run "$tmp/on" "$(matrix on 'trace on')"
 check "fake boot, trace on: run/matrix exits 0" test $? = 0
 check "every run ok" sh -c "awk -F, 'NR > 1 && \$NF != \"ok\" { bad++ } END { exit bad > 0 || NR != 5 }' '$tmp/on/runs.csv'"
 check "traces/SEQ.csv for each of the 4 runs, run/contract's header" sh -c "
-	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s.csv)\" = '$(entries trace-pulls | paste -sd, -)' ] || exit 1; done"
+	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s.csv)\" = '$(entries -j , trace-pulls)' ] || exit 1; done"
 check "traces/SEQ-loads.csv for each run, run/contract's header" sh -c "
-	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s-loads.csv)\" = '$(entries trace-loads | paste -sd, -)' ] || exit 1; done"
+	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s-loads.csv)\" = '$(entries -j , trace-loads)' ] || exit 1; done"
 check "each run's file holds its own pull only (buffer cleared per run)" sh -c "
 	for s in 1 2 3 4; do [ \$(wc -l < '$tmp/on/traces/'\$s.csv) = 2 ] || exit 1; done"
 check "a pull row carries its fields by name (comm with a space, the PJT points)" \

@@ -24,9 +24,9 @@ if ! trace_available; then
 	exit 1
 fi
 
-for bit in PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE; do
-	echo "$bit" > "$D/features"
-done
+# rfc-after: the six PJT_* bits
+rfc_after="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE"
+for bit in $rfc_after; do echo "$bit" > "$D/features"; done
 
 trace_start
 trace_mark M1
@@ -37,9 +37,7 @@ trace_mark M3
 "$SNAP" > /tmp/trace.after
 trace_mark M4
 trace_stop
-for bit in PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE; do
-	echo "NO_$bit" > "$D/features"
-done
+for bit in $rfc_after; do echo "NO_$bit" > "$D/features"; done
 
 "$SNAP" delta /tmp/trace.before /tmp/trace.after > /tmp/trace.delta
 trace_marks > /tmp/trace.marks
