@@ -1,6 +1,7 @@
-# Each bit's main effect in each 2^k design (per block: mean of the cells
-# with the bit minus the mean of the cells without it; the median over
-# blocks) with its order-statistic interval, sorted; beside each bar the
+# Each bit's main effect in each 2^k design, a ratio (per block: mean log
+# of the cells with the bit minus mean log of the cells without it; exp of
+# the median over blocks; 1 = no effect) with its order-statistic
+# interval, sorted, on a log axis; beside each bar the
 # interval's exact level and '*' when significant after the report's
 # Benjamini-Hochberg adjustment. One panel per metric.
 load plotsdir.'/common.gp'
@@ -13,19 +14,16 @@ do for [kind in "png svg"] {
 	set yrange [-0.6 : nterms - 0.4]
 	set border 1
 	set grid noytics xtics
-	set arrow 1 from 0, graph 0 to 0, graph 1 nohead lt -1 lw 1.5
+	set arrow 1 from 1, graph 0 to 1, graph 1 nohead lt -1 lw 1.5
+	set logscale x
 	set ytics scale 0
 	set xtics rotate by 30 right
 	do for [i = 1 : npanels] {
 		set title ptitle[i]
 		set xlabel pxlabel[i]
 		set offsets graph 0.12, graph 0.12, 0, 0
-		# SI prefixes (40k) keep large throughput effects readable
-		set autoscale y
-		stats pfile[i] using 3:4 nooutput
-		set yrange [-0.6 : nterms - 0.4]
-		if (abs(STATS_min_x) > 9999 || abs(STATS_max_y) > 9999) { set format x "%.0s%c" } else { set format x "%g" }
-		plot pfile[i] using ($2/2):1:($2 < 0 ? $2 : 0):($2 < 0 ? 0 : $2):($1 - 0.3):($1 + 0.3):5:ytic(7) \
+		set format x "%g"
+		plot pfile[i] using (sqrt($2)):1:($2 < 1 ? $2 : 1):($2 < 1 ? 1 : $2):($1 - 0.3):($1 + 0.3):5:ytic(7) \
 			with boxxyerror lc rgb variable notitle, \
 		     '' using 2:1:3:4 with xerrorbars lc rgb 'black' pt 7 ps 0.4 lw 1.2 notitle, \
 		     '' using 4:1:6 with labels left offset char 0.6, 0 notitle

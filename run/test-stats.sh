@@ -31,6 +31,16 @@ effect_of() { # effect_of FILE METRIC TERM COLUMN
 		$0 ~ /^1x4x1,duty/ && $idx["metric"] == metric && $idx["term"] == term { print $idx[col]; exit }' "$1"
 }
 
+declare_fn() { # the definitions of shell functions, for sh -c
+	for f in "$@"; do
+		case $f in
+		near) echo 'near() { awk -v g="$1" -v w="$2" '"'"'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-6 * (w < 0 ? -w : w)) }'"'"' || { echo "got $1, want $2"; return 1; }; }' ;;
+		effect_of) echo 'effect_of() { awk -F, -v metric="$2" -v term="$3" -v col="$4" '"'"'NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next } $0 ~ /^1x4x1,duty/ && $idx["metric"] == metric && $idx["term"] == term { print $idx[col]; exit }'"'"' "$1"; }' ;;
+		expect_effect_near) echo 'expect_effect_near() { want=$(awk "BEGIN { printf \"%.10g\", $4 }"); near "$(effect_of "$1" "$2" "$3" effect)" "$want" || return 1; sig=$(effect_of "$1" "$2" "$3" sig); [ "$sig" = "$5" ] || { echo "sig $sig, want $5"; return 1; }; }' ;;
+		esac
+	done
+}
+
 # stars DIR: "STARS FAMILY SECONDARY_STARS" over summary.csv and effects.csv
 # (FAMILY: comparisons with a q, i.e. in the Benjamini-Hochberg family).
 stars() {
@@ -88,23 +98,43 @@ check "a second run gives a byte-identical summary.csv" cmp "$small/summary.csv"
 fact=$tmp/fact
 "$top/run/stats" -o "$fact" "$fixtures/factorial-2x2.csv" >/dev/null 2>"$tmp/notes"
 # cell medians (none, S, B, S+B): migrations 100, 80, 90, 50; records/s
-# 900000, 930000, 910000, 960000. Main effect = mean with - mean without.
-check "2x2 main effect of PJT_SHORT_TASKS on migrations: ((80+50)-(100+90))/2 = -30, CI excludes 0" \
-	expect_effect "$fact/effects.csv" migrations PJT_SHORT_TASKS -30 '*'
-check "2x2 main effect of PJT_BUSIEST on migrations: ((90+50)-(100+80))/2 = -20" \
-	expect_effect "$fact/effects.csv" migrations PJT_BUSIEST -20 '*'
-check "2x2 interaction on migrations: ((50+100)-(80+90))/2 = -10" \
-	expect_effect "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST -10 '*'
-records_effects() {
-	for term in PJT_SHORT_TASKS PJT_BUSIEST PJT_SHORT_TASKS:PJT_BUSIEST; do
-		printf '%s=%s ' $term "$(effect_of "$fact/effects.csv" records_per_s $term effect)"
-	done
+# 900000, 930000, 910000, 960000. Effects on the log scale, as ratios: a
+# main effect is the geometric mean with the bit over the one without it.
+near() { # near GOT WANT: within 1e-6 relative
+	awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-6 * (w < 0 ? -w : w)) }' ||
+		{ echo "got '$1', want '$2'"; return 1; }
 }
-records_effects >"$tmp/records"
-check "2x2 effects on records_per_s: 40000, 20000, interaction 10000" \
-	sh -c "[ \"\$(cat '$tmp/records')\" = 'PJT_SHORT_TASKS=40000 PJT_BUSIEST=20000 PJT_SHORT_TASKS:PJT_BUSIEST=10000 ' ]"
-check "a bit with no effect (alb_pushed is constant) is not marked" \
-	expect_effect "$fact/effects.csv" alb_pushed PJT_BUSIEST 0 ''
+expect_effect_near() { # expect_effect_near FILE METRIC TERM AWK_EXPR SIG
+	want=$(awk "BEGIN { printf \"%.10g\", $4 }")
+	near "$(effect_of "$1" "$2" "$3" effect)" "$want" || return 1
+	sig=$(effect_of "$1" "$2" "$3" sig)
+	[ "$sig" = "$5" ] || { echo "$2 $3: sig '$sig', want '$5'"; return 1; }
+}
+check "2x2 main effect of PJT_SHORT_TASKS on migrations: sqrt(80*50/(100*90)) = 0.667 (a ratio)" \
+	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS 'sqrt(80*50/(100*90))' '*'
+check "2x2 main effect of PJT_BUSIEST on migrations: sqrt(90*50/(100*80)) = 0.75" \
+	expect_effect_near "$fact/effects.csv" migrations PJT_BUSIEST 'sqrt(90*50/(100*80))' '*'
+check "2x2 interaction on migrations: sqrt(50*100/(80*90)) = 0.833" \
+	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(50*100/(80*90))' '*'
+check "2x2 effects on records_per_s: ratios sqrt(930*960/(900*910)), sqrt(910*960/(900*930)), interaction sqrt(960*900/(930*910))" \
+	sh -c "$(declare_fn near effect_of expect_effect_near)
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS 'sqrt(930*960/(900*910))' '*' &&
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_BUSIEST 'sqrt(910*960/(900*930))' '*' &&
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(960*900/(930*910))' '*'"
+check "a bit with no effect (alb_pushed is constant) is a ratio of 1, not marked" \
+	expect_effect "$fact/effects.csv" alb_pushed PJT_BUSIEST 1 ''
+# two bits that each halve pulls, independently (multiplicative): on the
+# raw scale the interaction is (100-200-200+400)/2 = 50 in every block and
+# was starred; on the log scale it is exactly 1
+awk -F, -v OFS=, 'NR == 1 { print; next } $3 == "stock" || $3 == "PJT_SHORT_TASKS" || $3 == "PJT_BUSIEST" || $3 == "PJT_SHORT_TASKS+PJT_BUSIEST" {
+	f = 1 + $6 / 10; v = 400 * f; if ($4 ~ /PJT_SHORT_TASKS/) v /= 2; if ($4 ~ /PJT_BUSIEST/) v /= 2
+	$8 = v; $9 = 0; $10 = 0; $14 = v; if ($NF != "ok") $NF = "ok"; print }' "$fixtures/factorial-2x2.csv" >"$tmp/halves.csv"
+"$top/run/stats" -q -o "$tmp/halves" "$tmp/halves.csv"
+check "two bits that each halve pulls independently: main effects 0.5, interaction exactly 1, not marked" \
+	sh -c "$(declare_fn near effect_of expect_effect_near)
+	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS 0.5 '*' &&
+	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST 1 '' &&
+	       [ \"\$(effect_of '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST p)\" = 1 ]"
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["design"], $c["base"], $c["cells"] }' "$1" | sort -u
@@ -287,7 +317,7 @@ gen "$tmp/oneboot.csv" seed=2 reps=4 boots=1 extra=1
 check "1 boot: the units are the 4 blocks (87.5%)" \
 	expect_fields "$tmp/oneboot/summary.csv" rfc-after duty migrations "ratio_to_stock_units=4 ratio_to_stock_unit=block ratio_to_stock_level=87.5"
 # the same runs with the columns in another order and extra text columns
-awk -F, -v OFS=, '{ s = $NF; $NF = ""; print s, "x" NR, $0 "9z" }' "$fixtures/factorial-2x2.csv" |
+awk -F, -v OFS=, '{ s = $NF; $NF = ""; print s, (NR == 1 ? "x1" : "sha-x"), $0 "9z" }' "$fixtures/factorial-2x2.csv" |
 	sed '1s/^status,x1,/status,image_sha256,/; 1s/9z$/notes/' >"$tmp/shuffled.csv"
 "$top/run/stats" -q -o "$tmp/shuffled" "$tmp/shuffled.csv"
 check "columns are read by name: reordered columns and unknown text columns give the same summary.csv" \
@@ -310,20 +340,97 @@ check "the report decomposes the RFC's change: metric's effect (mid/old) and new
 	       grep -q \"^- Metric's effect: mid had [0-9.]*% [a-z]* pulls than old (paired ratio \" '$tmp/byset/report.md' &&
 	       grep -q \"^- New rules' effect: new had [0-9.]*% fewer pulls than mid (paired ratio 0\\.[0-9]*, 99.22% interval\" '$tmp/byset/report.md'"
 
-# a reference median of 0: no ratio, a note, never "inf"
+# a reference of 0 pulls: the count goes on the log(x+1) scale in every
+# block of that comparison (said in the note); never an empty bound or "inf"
 awk -F, -v OFS=, 'NR > 1 && $3 == "stock" { $8 = $9 = $10 = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/zero.csv"
 "$top/run/stats" -q -o "$tmp/zero" "$tmp/zero.csv"
-check "a ratio to a reference median of 0 is empty with a note, and no cell says inf" \
-	sh -c "expect_fields() { :; }; grep '^1x4x1,duty[^,]*,rfc-after,.*,lb_pulls_total,' '$tmp/zero/summary.csv' |
-	       grep -q ',,,,,6,block,,,,the reference median is 0: no ratio,' && ! grep -qi 'inf' '$tmp/zero/summary.csv'"
+check "a ratio to a reference of 0 pulls: on log(x+1), with a note, bounds present, no cell says inf" \
+	sh -c "grep '^1x4x1,duty[^,]*,rfc-after,.*,lb_pulls_total,' '$tmp/zero/summary.csv' |
+	       grep -q ',[0-9.]*,[0-9.]*,[0-9.]*,96.875,6,block,0.03125,[0-9.e-]*,[*]*,a 0 count: log(x+1) in every block,' && ! grep -qi 'inf' '$tmp/zero/summary.csv'"
 
-# zeros on the combination's side in 3 of 6 blocks: no median ratio (one
-# middle block is 0/x), but the interval [0, x] and the test still stand
+# zeros on the combination's side in 3 of 6 blocks: every block on
+# log(x+1), so the median, both bounds and the test stand on 6 units
 awk -F, -v OFS=, 'NR > 1 && $3 == "rfc-after" && $6 < 4 { $8 = $9 = $10 = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/halfzero.csv"
 "$top/run/stats" -q -o "$tmp/halfzero" "$tmp/halfzero.csv"
-check "half the blocks 0 on one side: ratio empty with a note, interval from 0, p still exact" \
+check "half the blocks 0 on one side: a ratio with both bounds on log(x+1), p over the 6 units it states" \
 	expect_fields "$tmp/halfzero/summary.csv" rfc-after duty lb_pulls_total \
-	"ratio_to_stock= ratio_to_stock_lo=0 ratio_to_stock_level=96.875 ratio_to_stock_p=0.03125 ratio_to_stock_note=undefined:_of_the_two_middle_blocks_one_has_a_0_on_one_side_only"
+	"ratio_to_stock_level=96.875 ratio_to_stock_units=6 ratio_to_stock_p=0.03125 ratio_to_stock_note=a_0_count:_log(x+1)_in_every_block"
+# the old case: a 0 reference in a boot of two blocks made that boot's unit
+# infinite or NaN, the label "4 boots" and the p from 3
+awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } { b = int(($6 - 1) / 2) + 1; if ($3 == "stock" && $6 == 1) $8 = $9 = $10 = 0; print $0 "," b }' \
+	"$fixtures/factorial-2x2.csv" >"$tmp/zeroboot.csv"
+"$top/run/stats" -q -o "$tmp/zeroboot" "$tmp/zeroboot.csv"
+finite_units() { # every present ratio has both bounds, and p over its stated units
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["metric"] == "lb_pulls_total" && $c["ratio_to_stock"] != "" {
+			if ($c["ratio_to_stock_lo"] == "" || $c["ratio_to_stock_hi"] == "") { print "empty bound: " $0; bad = 1 }
+			if ($c["ratio_to_stock_units"] != 3) { print "units " $c["ratio_to_stock_units"] ": " $0; bad = 1 }
+			n++ }
+		END { exit bad || !n }' "$1"
+}
+check "a 0 reference in a boot of two blocks: every boot unit finite, both bounds present, 3 boots stated" \
+	finite_units "$tmp/zeroboot/summary.csv"
+
+# interval and p from one procedure: 10 blocks, 9 slightly above 1 and one
+# far below. The 97.85% interval [x(2), x(9)] excludes 1; the signed-rank p
+# was 0.084 (an interval excluding 1 with p > 0.05); the sign test gives
+# 2 (1 + 10) / 1024 = 0.0215 = 1 - 97.85%
+awk -F, -v OFS=, 'NR == 1 { print; next } ($3 == "stock" || $3 == "rfc-after") && !done[$3]++ { for (r = 1; r <= 10; r++) {
+	$1 = ++seq; $6 = r; $NF = "ok"; $14 = ($3 == "stock") ? 100 : (r < 10 ? 100 + r : 50); print } }' \
+	"$fixtures/small-sets.csv" >"$tmp/onefar.csv"
+"$top/run/stats" -q -o "$tmp/onefar" "$tmp/onefar.csv"
+check "interval and p from one procedure: an interval excluding 1 at 97.85% comes with p = 0.0215 = 1 - level" \
+	expect_fields "$tmp/onefar/summary.csv" rfc-after duty migrations \
+	"ratio_to_stock_units=10 ratio_to_stock_level=97.8515625 ratio_to_stock_p=0.021484375"
+consistent() { # every ratio and effect: the interval excludes 1 iff p <= 1 - level
+	awk -F, 'FNR == 1 { split("", c); for (i = 1; i <= NF; i++) c[$i] = i; file++; next }
+		function test(v, lo, hi, lv, p) {
+			if (lo == "" || hi == "" || lv == "" || p == "") return
+			excl = (lo + 0 > 1 || hi + 0 < 1); small = (p + 0 <= 1 - lv / 100 + 1e-9)
+			if (excl != small) { print "inconsistent: [" lo ", " hi "] " lv "% p=" p; bad = 1 }
+			n++ }
+		{ for (k in c) if (k ~ /^ratio_to_[a-z_]*[a-z]$/ && k !~ /_(lo|hi|level|units|unit|p|q|sig|note)$/)
+			test($c[k], $c[k "_lo"], $c[k "_hi"], $c[k "_level"], $c[k "_p"])
+		  if ("effect" in c) test($c["effect"], $c["ci_lo"], $c["ci_hi"], $c["ci_level"], $c["p"]) }
+		END { print n " comparisons"; exit bad || !n }' "$@"
+}
+gen "$tmp/cons.csv" seed=11 reps=10 boots=1 effect=rfc-after:0.8
+"$top/run/stats" -q -o "$tmp/cons" "$tmp/cons.csv"
+check "every ratio and effect of a synthetic run: its interval excludes 1 exactly when p <= 1 - level" \
+	consistent "$tmp/cons/summary.csv" "$tmp/cons/effects.csv" "$tmp/onefar/summary.csv"
+
+# one kernel and one image per runs.csv (or one per combination, the pool
+# run/bench-overhead makes): two builds of one cell are refused
+awk -F, -v OFS=, 'NR == 1 { print $0 ",kernel_sha256"; next } { print $0 "," ($6 <= 3 ? "aaaa" : "bbbb") }' \
+	"$fixtures/factorial-2x2.csv" >"$tmp/twokernels.csv"
+check "runs.csv with two kernel sha256 for one combination: refused (exit 2), naming both" \
+	sh -c "'$top/run/stats' -q -o '$tmp/twok' '$tmp/twokernels.csv' 2>'$tmp/twok.err'; [ \$? -eq 2 ] &&
+	       grep -q 'more than one kernel_sha256 (bbbb... here, aaaa... at line' '$tmp/twok.err'"
+awk -F, -v OFS=, 'NR == 1 { print $0 ",image_sha256"; next } { print $0 "," ($3 == "stock" ? "aaaa" : "bbbb") }' \
+	"$fixtures/factorial-2x2.csv" >"$tmp/perkernel.csv"
+check "... but one build per combination (run/bench-overhead's pool) is accepted" \
+	"$top/run/stats" -q -o "$tmp/perk" "$tmp/perkernel.csv"
+awk -F, -v OFS=, 'NR > 1 { $NF = ($1 % 2) ? "crashed" : "failed" } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/noneok.csv"
+check "no ok run: run/stats exits non-zero with 'no ok run', and writes no summary" \
+	sh -c "'$top/run/stats' -q -o '$tmp/noneok' '$tmp/noneok.csv' 2>'$tmp/noneok.err'; rc=\$?;
+	       [ \$rc -ne 0 ] && grep -q 'no ok run' '$tmp/noneok.err' && [ ! -e '$tmp/noneok/summary.csv' ]"
+# the boot column is a number: "01" and "1" are one boot
+awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } { b = ($6 <= 3) ? 1 : 2; if (b == 1 && $3 == "stock") b = "01"; print $0 "," b }' \
+	"$fixtures/factorial-2x2.csv" >"$tmp/boot01.csv"
+"$top/run/stats" -q -o "$tmp/boot01" "$tmp/boot01.csv"
+check "boot '01' and '1' are one boot: rfc-after against stock over 2 boots, not 3" \
+	expect_fields "$tmp/boot01/summary.csv" rfc-after duty migrations "ratio_to_stock_units=2 ratio_to_stock_unit=boot"
+# crashed cells first in the summary, each comparison with its own units
+mkdir -p "$tmp/crashfirst"
+awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } { b = $6; if ($3 == "rfc-after" && $6 <= 3 && $5 ~ /^duty/) $NF = "crashed"; print $0 "," b }' \
+	"$fixtures/factorial-2x2.csv" >"$tmp/crashfirst/runs.csv"
+"$top/run/report" "$tmp/crashfirst" >/dev/null 2>&1
+check "crashed cells come first in the summary, and each comparison states its own units (3 boots, not 6)" \
+	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/crashfirst/report.md' >'$tmp/cf.sum' &&
+	       [ \"\$(grep -v '^\$' '$tmp/cf.sum' | sed -n 2p)\" = 'Cells with crashed or failed runs (excluded from the statistics; each comparison below states the units it has):' ] &&
+	       grep -q '^- rfc-after, duty .*: 3 of 6 runs crashed, 0 failed (3 ok)\.\$' '$tmp/cf.sum' &&
+	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls over 3 boots' &&
+	       grep '^- rfc-before against stock' '$tmp/cf.sum' | head -1 | grep -q 'over 6 boots'"
 
 # every 2^k design: bits.matrix's shape (each bit alone, and with LEGACY_LOAD)
 bits="stock=none;L=LEGACY_LOAD;S=PJT_SHORT_TASKS;B=PJT_BUSIEST;I=PJT_IDLEST"
@@ -490,14 +597,14 @@ check "report.md's first section is the summary, before what was run" \
 	       grep -q '<h2>Summary: what changed beyond the noise</h2>' '$tmp/strong/report.html'"
 check "a strong effect (rfc-after halves the primary metrics, 8 blocks): the summary names it with its interval, level and q" \
 	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/strong/report.md' >'$tmp/strong.sum' &&
-	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 99\\.22%, q=0\\.0[0-4][0-9]*\\)' '$tmp/strong.sum' &&
+	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 99\\.22% over 8 blocks, q=0\\.0[0-4][0-9]*\\)' '$tmp/strong.sum' &&
 	       grep -Eq \"^- The RFC's change, rfc-after against rfc-before: [0-9.]+% fewer pulls\" '$tmp/strong.sum'"
 check "... and says nothing resolved where nothing was (stock's own combinations on null cells)" \
-	grep -q '^- PJT_IDLEST against stock: nothing resolved (pulls, migrations, throughput, wake-up p99 latency)\.$' "$tmp/strong.sum"
+	grep -q '^- PJT_IDLEST against stock: nothing resolved (pulls over 8 blocks, migrations over 8 blocks, throughput over 8 blocks, wake-up p99 latency over 8 blocks)\.$' "$tmp/strong.sum"
 check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio)" \
 	grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[.*\] 99\.22% \(n=8\) \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] 99\.22%, 8 blocks, q=[0-9.e-]+ \* \|$' "$tmp/strong.sum"
 check "null data with 4 blocks: 'nothing resolved' and why (n too small: the smallest p is 0.125)" \
-	sh -c "grep -q '^Nothing resolved in this workload: n too small: with 4 blocks as the units the smallest p an exact sign-flip test can give is 2/2^4 = 0.125' '$tmp/four/report.md' &&
+	sh -c "grep -q '^Nothing resolved in this workload: n too small: with 4 blocks as the units the smallest p the exact sign test can give is 2/2^4 = 0.125' '$tmp/four/report.md' &&
 	       ! sed -n '/^## Summary/,/^## What was run/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
 mkdir -p "$tmp/null8"
 gen "$tmp/null8/runs.csv" seed=3 reps=8

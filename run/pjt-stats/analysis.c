@@ -10,21 +10,23 @@
  * interval (runs as units) at its own level (order.c).
  *
  * Ratio of group g to reference r: per block holding both, the paired log
- * ratio log(x_g / x_r) (0/0 = 0, x/0 = +inf, 0/x = -inf). The units are
+ * ratio log(x_g / x_r); for a count with a 0 in the comparison
+ * log((x_g+1)/(x_r+1)) in every block; a 0 in another metric drops the
+ * block. No unit is ever infinite. The units are
  * the blocks, or, when the pairs come from two or more boots, the boots
  * (each boot's median log ratio), so boot-to-boot variance is inside the
  * interval. Estimate exp(median of the units), interval exp of their
- * order-statistic interval, p from the exact sign-flip test of the units'
- * signed ranks. A reference median of 0 gives no ratio (a note says so).
+ * order-statistic interval, p from the sign test that interval inverts.
  *
  * Effects: every 2^k design (k >= 2) present: bits S and a base set B
  * (disjoint) such that every B | T, T a subset of S, is a combination.
  * Only maximal designs are kept. With sign_T(c) = product over the bits b
  * of term T of (+1 if cell c sets b else -1), a block's effect of T is
  *     sum_c sign_T(c) y(c) / 2^(k-1)
- * on the block's own runs (mean with the bit minus mean without it, in the
- * metric's units; for A:B half the difference of A's effect with and
- * without B). Units, interval and p as for ratios, over complete blocks.
+ * on the log values of the block's own runs (zeros as for ratios): mean
+ * log with the bit minus mean log without it; for A:B half the difference
+ * of A's effect with and without B. Reported as exp(): ratios, 1 = no
+ * effect. Units, interval and p as for ratios, over complete blocks.
  *
  * Primary metrics (pulls, migrations, throughput, wake-up p99) carry
  * significance marks: a Benjamini-Hochberg adjustment (q = 0.05) over all
@@ -319,7 +321,7 @@ static void collect_combos(struct analysis *a, int *row_combo)
 }
 
 /* The units of a comparison, sorted in place: median, order-statistic
- * interval and signed-rank p. */
+ * interval and the sign test that interval inverts (one procedure). */
 void comparison_of_units(struct comparison *c, double *units, int n, const char *unit)
 {
 	struct interval ci;
@@ -340,7 +342,7 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
 	c->lo = ci.lo;
 	c->hi = ci.hi;
 	c->level = ci.level;
-	c->p = signed_rank_p(units, n);
+	c->p = sign_test_p(units, n);
 	if (n < 2)
 		c->note = "one unit: no interval";
 }
@@ -379,63 +381,72 @@ int boot_units(double *d, const int *boot, int n, int nboots, const char **unit)
 	return out;
 }
 
-static double log_ratio(double x, double ref)
+/* Counts (pulls, migrations, counters) may be 0 in a run; any other
+ * measurement that reads 0 was not really measured. */
+static int is_count_metric(const char *name)
 {
-	if (x == ref)
-		return 0;
-	if (ref == 0)
-		return INFINITY;
-	if (x == 0)
-		return -INFINITY;
-	return log(x / ref);
+	return !strcmp(name, "lb_pulls_total") || is_count_column(name);
+}
+
+/* The log scale of a comparison: log(x + shift); shift 1 for a count
+ * metric when a 0 occurs among the values compared (every value then
+ * gets it, so the units stay comparable), else 0. A 0 in another metric
+ * drops its block (counted in the note). Never an infinite unit. */
+static const char *zero_note(const char *metric, int shift, int dropped)
+{
+	(void)metric;
+	if (shift)
+		return "a 0 count: log(x+1) in every block";
+	if (dropped)
+		return xasprintf("%d block%s with a 0 dropped", dropped, dropped == 1 ? "" : "s");
+	return "";
 }
 
 static void paired_ratio(const struct analysis *a, const struct study *st, int g, int ref, int m,
 			 struct comparison *out, double *d, int *boot)
 {
 	const struct group *x = &st->groups[g], *r = &st->groups[ref];
-	const char *unit;
-	int n = 0;
+	const char *unit, *note;
+	int n = 0, shift = 0, dropped = 0, count = is_count_metric(a->metric_names[m]);
+	double *vx = xmalloc((st->nblocks + 1) * sizeof(double));
+	double *vr = xmalloc((st->nblocks + 1) * sizeof(double));
 
 	for (int b = 0; b < st->nblocks; b++) {
 		int rx = x->block_row[b], rr = r->block_row[b];
-		double vx, vr;
 
 		if (rx < 0 || rr < 0)
 			continue;
-		vx = metric_value(a, &a->table->rows[rx], m);
-		vr = metric_value(a, &a->table->rows[rr], m);
-		if (isnan(vx) || isnan(vr))
+		vx[n] = metric_value(a, &a->table->rows[rx], m);
+		vr[n] = metric_value(a, &a->table->rows[rr], m);
+		if (isnan(vx[n]) || isnan(vr[n]))
 			continue;
-		d[n] = log_ratio(vx, vr);
+		if (vx[n] == 0 || vr[n] == 0) {
+			if (!count) {
+				dropped++;
+				continue;
+			}
+			shift = 1;
+		}
 		boot[n++] = st->block_boot[b];
 	}
+	for (int i = 0; i < n; i++)
+		d[i] = log((vx[i] + shift) / (vr[i] + shift));
+	free(vx);
+	free(vr);
+	note = zero_note(a->metric_names[m], shift, dropped);
 	n = boot_units(d, boot, n, st->nboots, &unit);
 	comparison_of_units(out, d, n, unit);
 	out->primary = a->primary[m];
-	if (!out->present)
-		return;
-	if (r->metric[m].median == 0) {
-		double n_units = out->n_units;
-
-		memset(out, 0, sizeof(*out));
-		out->value = out->lo = out->hi = out->level = out->p = out->q = NAN;
-		out->n_units = n_units;
-		out->unit = unit;
-		out->note = "the reference median is 0: no ratio";
+	if (!out->present) {
+		if (dropped)
+			out->note = note;
 		return;
 	}
 	out->value = exp(out->value);
 	out->lo = exp(out->lo);
 	out->hi = exp(out->hi);
-	if (isnan(out->value)) {
-		out->note = "undefined: of the two middle blocks one has a 0 on one side only";
-	} else if (isinf(out->value)) {
-		out->value = NAN;
-		out->note = "unbounded: most blocks have a 0 in the reference only";
-	} else if (isinf(out->hi)) {
-		out->note = "upper end unbounded: a 0 in the reference";
-	}
+	if (*note)
+		out->note = *out->note ? xasprintf("%s; %s", out->note, note) : note;
 }
 
 char *term_name(const struct analysis *a, const struct study *s, int design, uint32_t term)
@@ -592,6 +603,16 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				free(per_block);
 				continue;
 			}
+			/* the log scale: log(y), log(y+1) for a count with a 0 in the design */
+			int shift = 0, dropped = 0, count = is_count_metric(a->metric_names[m]);
+
+			for (int b = 0; b < s->nblocks && count; b++)
+				for (uint32_t c = 0; c < cells; c++) {
+					int row = s->groups[ds->cell_group[c]].block_row[b];
+
+					if (row >= 0 && metric_value(a, &a->table->rows[row], m) == 0)
+						shift = 1;
+				}
 			for (int b = 0; b < s->nblocks; b++) {
 				double y[256];
 				uint32_t c;
@@ -601,6 +622,11 @@ static void compute_effects(const struct analysis *a, struct study *s)
 
 					if (row < 0 || isnan(y[c] = metric_value(a, &a->table->rows[row], m)))
 						break;
+					if (y[c] + shift <= 0) {
+						dropped++;
+						break;
+					}
+					y[c] = log(y[c] + shift);
 				}
 				if (c < cells)
 					continue; /* an incomplete block */
@@ -621,6 +647,15 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				e->baseline = s->groups[ds->cell_group[0]].metric[m].median;
 				comparison_of_units(&e->c, d, n, unit);
 				e->c.primary = a->primary[m];
+				/* reported as a ratio: exp of the log-scale contrast */
+				e->c.value = exp(e->c.value);
+				e->c.lo = exp(e->c.lo);
+				e->c.hi = exp(e->c.hi);
+				if (shift || dropped) {
+					const char *zn = zero_note(a->metric_names[m], shift, dropped);
+
+					e->c.note = *e->c.note ? xasprintf("%s; %s", e->c.note, zn) : zn;
+				}
 			}
 			free(per_block);
 		}
@@ -889,6 +924,9 @@ struct analysis *analyse(const struct run_table *t, int notes)
 	}
 	for (int s = 0; s < a->nstudies; s++)
 		build_study(a, &a->studies[s], order + start[s], start[s + 1] - start[s], row_combo);
+	if (!a->n_ok)
+		die_input("%s: no ok run (%d crashed, %d failed): nothing to analyse",
+			  t->path, a->n_crashed, a->n_failed);
 	adjust_family(a);
 	if (notes && (a->n_crashed || a->n_failed))
 		fprintf(stderr, "pjt-stats: note: %s: %d runs ok, %d crashed, %d failed; only the ok runs are in the statistics\n",

@@ -201,6 +201,38 @@ static void classify_columns(struct run_table *t, char **cells)
 	}
 }
 
+/* One kernel and one image per runs.csv, or one per combination (a pool
+ * where the kernel is what is compared, as run/bench-overhead makes):
+ * runs of one combination on two builds would be pooled as one cell. */
+static void one_build(const struct run_table *t, const char *column)
+{
+	int col = column_index(t, column), first = -1;
+	struct strmap combo_row = { 0 };
+
+	if (col < 0)
+		return;
+	for (int r = 0; r < t->nrows; r++) {
+		const struct run_row *row = &t->rows[r];
+		const char *v = row->text[col];
+		int prev;
+
+		if (!*v)
+			continue;
+		if (first < 0)
+			first = r;
+		prev = map_get(&combo_row, row->text[t->col_combo]);
+		if (prev < 0) {
+			map_put(&combo_row, row->text[t->col_combo], r);
+			continue;
+		}
+		if (strcmp(t->rows[prev].text[col], v))
+			die_input("%s:%d: more than one %s (%.12s... here, %.12s... at line %d) for combo '%s': runs of two builds are not one cell; analyse each results folder on its own (run/compare compares them)",
+				  t->path, row->line, column, v, t->rows[prev].text[col],
+				  t->rows[prev].line, row->text[t->col_combo]);
+	}
+	map_free(&combo_row);
+}
+
 struct run_table *read_runs(const char *path)
 {
 	struct run_table *t = xcalloc(1, sizeof(*t));
@@ -298,7 +330,10 @@ struct run_table *read_runs(const char *path)
 				  path, row->line);
 		if (t->col_boot >= 0 && !*row->text[t->col_boot])
 			die_input("%s:%d: column 'boot' is empty", path, row->line);
-		row->boot = t->col_boot >= 0 ? row->text[t->col_boot] : "1";
+		/* a number: "01" and "1" are one boot */
+		row->boot = t->col_boot >= 0
+			? xasprintf("%ld", parse_index(t, row->line, t->col_boot, row->text[t->col_boot]))
+			: "1";
 		status = row->text[t->col_status];
 		if (!strcmp(status, "ok"))
 			row->status = RUN_OK;
@@ -312,5 +347,7 @@ struct run_table *read_runs(const char *path)
 	}
 	map_free(&seqs);
 	free(lines);
+	one_build(t, "kernel_sha256");
+	one_build(t, "image_sha256");
 	return t;
 }

@@ -40,17 +40,19 @@ static const char usage[] =
 "              coverage 1 - 2 P(Bin(n,1/2) <= k-1) is >= 95%; n <= 5: (min, max) at its\n"
 "              own level (5: 93.75%, 4: 87.5%, 3: 75%, 2: 50%); ci_level says which;\n"
 "              the runs are its units (boot-to-boot variance only in the ratios)\n"
-"  ratios      paired within blocks (boot, rep): exp(median of log(x / x_ref)); its\n"
+"  ratios      paired within blocks (boot, rep): exp(median of log(x / x_ref)); a count\n"
+"              with a 0 in the comparison: log((x+1)/(x_ref+1)) in every block; a 0 in\n"
+"              another metric drops its block (the note says so); its\n"
 "              interval is the same rule over the blocks, or over the boots (each\n"
 "              boot's median log ratio) when the pairs come from 2 or more boots, so\n"
 "              boot-to-boot variance is inside; references by feature set: stock (no\n"
-"              bit), rfc-before, rfc-pelt (decomposition, rfc-after only); a reference\n"
-"              median of 0 gives an empty ratio and a note\n"
+"              bit), rfc-before, rfc-pelt (decomposition, rfc-after only)\n"
 "  effects     every 2^k design (k >= 2 bits, all other bits fixed): main effects and\n"
-"              two-way interactions per block, in the metric's units; units and\n"
+"              two-way interactions per block on the log scale (zeros as for ratios),\n"
+"              reported as ratios (exp of the contrast; 1 = no effect); units and\n"
 "              interval as for ratios\n"
-"  tests       exact sign-flip permutation test of the units' signed ranks (Wilcoxon;\n"
-"              normal approximation above 50 units); primary metrics (lb_pulls_total,\n"
+"  tests       exact sign test of the units, the test the interval inverts (an interval\n"
+"              at level L excludes 1 exactly when p <= 1 - L); primary metrics (lb_pulls_total,\n"
 "              migrations, records_per_s, ops_per_s, wakeup_p99_us): Benjamini-Hochberg\n"
 "              over all their ratios and effects; sig * when q <= 0.05; secondary\n"
 "              metrics: p only, never *\n"
@@ -214,7 +216,7 @@ int coverage_simulation(int argc, char **argv)
 		for (int j = 0; j < m; j++)
 			d[j] -= log(1.2);
 		tested++;
-		rejected += signed_rank_p(d, m) <= 0.05;
+		rejected += sign_test_p(d, m) <= 0.05;
 	}
 	printf("kind=%s n=%ld reps=%ld claimed=%.4f empirical=%.4f", kind, n, reps, claimed,
 	       (double)covered / reps);

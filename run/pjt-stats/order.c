@@ -107,76 +107,62 @@ struct interval median_interval(const double *sorted, int n)
 	return ci;
 }
 
-static int compare_abs(const void *a, const void *b)
+/* Two-sided p of the exact sign test of the units against 0, the test the
+ * order-statistic interval inverts: a unit equal to 0 counts on both
+ * sides, so the interval [x(k), x(n+1-k)] at level L excludes 0 exactly
+ * when p <= 1 - L. p = min(1, 2 P(B <= min(#{d <= 0}, #{d >= 0}))),
+ * B ~ Binomial(n, 1/2). NaN units are not counted; NaN when none is left. */
+double sign_test_p(const double *d, int n)
 {
-	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+	int le = 0, ge = 0, m = 0;
 
-	return (x > y) - (x < y);
+	for (int i = 0; i < n; i++) {
+		if (isnan(d[i]))
+			continue;
+		m++;
+		le += d[i] <= 0;
+		ge += d[i] >= 0;
+	}
+	if (!m)
+		return NAN;
+	return fmin(1, 2 * binomial_half_cdf(m, le < ge ? le : ge));
 }
 
-double signed_rank_p(const double *d, int n)
+/* The smallest p the sign test can give with n units: 2 / 2^n. */
+double sign_test_min_p(int n)
 {
-	double *v = xmalloc((n ? n : 1) * sizeof(double));
-	long *rank2 = xmalloc((n ? n : 1) * sizeof(long));
-	long total = 0, t = 0;
-	int m = 0;
-	double p;
+	return n < 1 ? 1 : fmin(1, ldexp(2, -n));
+}
 
-	for (int i = 0; i < n; i++)
-		if (d[i] != 0 && !isnan(d[i]))
-			v[m++] = d[i];
-	if (!m) {
-		free(v);
-		free(rank2);
-		return NAN;
-	}
-	qsort(v, m, sizeof(double), compare_abs);
-	for (int i = 0; i < m;) { /* doubled mid-ranks: positions i+1..j, (i+1)+j */
-		int j = i;
+/* Holm's step-down adjustment of p[0..n): q[i] = max over the j-th
+ * smallest p up to p[i] of min(1, (n - j) p(j)), j from 0. NaN counts as 1. */
+void holm_adjust(const double *p, double *q, int n)
+{
+	struct { double p; int i; } *r = xmalloc((n ? n : 1) * sizeof(*r));
+	double running = 0;
 
-		while (j + 1 < m && fabs(v[j + 1]) == fabs(v[i]))
-			j++;
-		for (int x = i; x <= j; x++)
-			rank2[x] = (i + 1) + (j + 1);
-		i = j + 1;
+	for (int i = 0; i < n; i++) {
+		r[i].p = isnan(p[i]) ? 1 : p[i];
+		r[i].i = i;
 	}
-	for (int i = 0; i < m; i++) {
-		total += rank2[i];
-		if (v[i] > 0)
-			t += rank2[i];
-	}
-	if (m <= EXACT_P_MAX_N) {
-		/* every one of the 2^m sign flips equally likely: count by sum */
-		double *count = xcalloc(total + 1, sizeof(double)), all = ldexp(1, m);
-		double lower = 0, upper = 0;
-		long reach = 0;
+	for (int i = 1; i < n; i++) /* insertion sort: families are small */
+		for (int j = i; j > 0 && r[j - 1].p > r[j].p; j--) {
+			double tp = r[j].p;
+			int ti = r[j].i;
 
-		count[0] = 1;
-		for (int i = 0; i < m; i++) {
-			for (long s = reach; s >= 0; s--)
-				if (count[s])
-					count[s + rank2[i]] += count[s];
-			reach += rank2[i];
+			r[j].p = r[j - 1].p;
+			r[j].i = r[j - 1].i;
+			r[j - 1].p = tp;
+			r[j - 1].i = ti;
 		}
-		for (long s = 0; s <= total; s++) {
-			if (s <= t)
-				lower += count[s];
-			if (s >= t)
-				upper += count[s];
-		}
-		p = 2 * fmin(lower, upper) / all;
-		free(count);
-	} else {
-		double var = 0, z;
+	for (int j = 0; j < n; j++) {
+		double v = fmin(1, (n - j) * r[j].p);
 
-		for (int i = 0; i < m; i++)
-			var += (double)rank2[i] * rank2[i] / 4;
-		z = (fabs(t - total / 2.0) - 1) / sqrt(var); /* continuity: half a rank */
-		p = z <= 0 ? 1 : erfc(z / M_SQRT2);
+		if (v > running)
+			running = v;
+		q[r[j].i] = running;
 	}
-	free(v);
-	free(rank2);
-	return p > 1 ? 1 : p;
+	free(r);
 }
 
 struct ranked { double p; int i; };

@@ -305,7 +305,7 @@ void write_summary_json(const struct analysis *a, const struct provenance *p, co
 	json_object(&j, "statistics");
 	json_str(&j, "interval", "order-statistic interval of the median at its exact level (levels in percent)");
 	json_str(&j, "ratios", "paired by block (boot, rep); boots as units when the pairs come from 2 or more boots");
-	json_str(&j, "test", "exact sign-flip test of the units' signed ranks");
+	json_str(&j, "test", "exact sign test of the units (the test the order-statistic interval inverts)");
 	json_str(&j, "adjustment", "benjamini-hochberg over every primary comparison (ratios and effects)");
 	json_num(&j, "fdr", FDR_Q);
 	json_int(&j, "family", a->family);
@@ -662,13 +662,13 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 			       const char *chart)
 {
 	const char *names[] = { "lb_pulls_total", "migrations", throughput_metric(a, st) };
-	const char *units[] = { "change in pulls per run", "change in migrations per run", NULL };
+	const char *units[] = { "ratio of pulls (with the bit / without)", "ratio of migrations (with / without)", NULL };
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	FILE *f = open_output(path);
 	char *title = chart_title(st, "Main effect of each bit");
 	int n = 0, panel = 0, nterms = 1, label_chars = 10;
 
-	units[2] = names[2] ? xasprintf("change in %s per run", names[2]) : NULL;
+	units[2] = names[2] ? xasprintf("ratio of %s (with / without)", names[2]) : NULL;
 	for (int i = 0; i < 3; i++) {
 		int m = names[i] ? metric_index(a, names[i]) : -1;
 

@@ -70,7 +70,7 @@ int is_count_column(const char *name);
 /* ---- order.c: order statistics, exact intervals and tests ---- */
 #define CI_TARGET 0.95       /* intervals aim at this level; smaller n print theirs */
 #define FDR_Q 0.05           /* Benjamini-Hochberg */
-#define EXACT_P_MAX_N 50     /* signed-rank: exact up to this many units */
+#define EXACT_P_MAX_N 50     /* "2/2^n" is printed up to this many units */
 #define BASE_SEED UINT64_C(20121025) /* the RFC's date */
 
 struct rng { uint64_t state; };
@@ -91,10 +91,13 @@ struct interval {
  * B ~ Binomial(n, 1/2), is >= 95%; (1, n) at its own level when n <= 5. */
 struct interval median_interval(const double *sorted, int n);
 int median_interval_rank(int n, double *level);
-/* Two-sided p of the exact sign-flip permutation test of the signed ranks
- * of d (Wilcoxon signed-rank; zeros dropped, ties mid-ranked); normal
- * approximation above EXACT_P_MAX_N non-zero units. NaN when all are 0. */
-double signed_rank_p(const double *d, int n);
+/* The exact sign test of the units against 0, the test the median's
+ * order-statistic interval inverts (a 0 counts on both sides), and the
+ * smallest p it can give with n units (2/2^n). */
+double sign_test_p(const double *d, int n);
+double sign_test_min_p(int n);
+/* Holm's step-down adjusted p-values of p[0..n) (NaN counts as 1). */
+void holm_adjust(const double *p, double *q, int n);
 /* Benjamini-Hochberg adjusted p-values (q) of p[0..n). */
 void bh_adjust(const double *p, double *q, int n);
 /* Unpaired: Hodges-Lehmann shift of b against a with the distribution-free

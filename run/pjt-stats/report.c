@@ -528,8 +528,8 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 
 	heading(d, 2, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
-	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise: every block gives the effect on its own runs, in the metric's units. A ratio to a reference median of 0 is left empty with a note.");
-	para(d, "Tests: the exact sign-flip permutation test of the units' signed ranks (Wilcoxon signed-rank; normal approximation above 50 units). Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 2/16 = 0.125, so nothing can be significant; 6 blocks are the fewest that can reach p < 0.05 (2/64), and after the adjustment over many comparisons 8 or more are needed in practice. The family's comparisons share references, a positive dependence under which Benjamini-Hochberg keeps its false discovery rate.");
+	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction: how much the bit's ratio changes with the other bit, 1 = none). A count that is 0 in some run of a comparison is taken as log(x+1) in every block of it; a 0 in another metric drops that block; the note says which.");
+	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 2/16 = 0.125, so nothing can be significant; 6 blocks are the fewest that can reach p < 0.05 (2/64), and after the adjustment over many comparisons 8 or more are needed in practice. The family's comparisons share references, a positive dependence under which Benjamini-Hochberg keeps its false discovery rate.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 	para(d, "Reference points are found by their feature sets, whatever the combination is called: stock = no bit; legacy-6.1 = LEGACY_LOAD; rfc-before = PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD (3.7's rules on the instantaneous metric, the RFC's Without_patchset); rfc-pelt = the same four rule bits without LEGACY_LOAD; rfc-after = the six PJT_* bits (With_patchset).");
@@ -792,8 +792,10 @@ static char *compact_cell(const struct comparison *c, int is_ratio)
 	char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	char *level = format_level(c->level);
-	char *cell = isnan(c->level) ? xasprintf("%s, q=%.3g", v, c->q)
-		: xasprintf("%s [%s, %s] %s, q=%.3g", v, lo, hi, level, c->q);
+	/* every comparison states its own number of units */
+	char *cell = isnan(c->level) ? xasprintf("%s, %d %s%s, q=%.3g", v, c->n_units, c->unit,
+						  c->n_units == 1 ? "" : "s", c->q)
+		: xasprintf("%s [%s, %s] %s over %d %ss, q=%.3g", v, lo, hi, level, c->n_units, c->unit, c->q);
 
 	free(v);
 	free(lo);
@@ -838,8 +840,9 @@ static char *resolved_sentence(const struct analysis *a, const struct study *st,
 			free(cell);
 			into = &changed;
 		} else {
-			next = xasprintf("%s%s%s", unresolved, *unresolved ? ", " : "",
-					 metric_noun(a->metric_names[prim[i]]));
+			next = xasprintf("%s%s%s over %d %s%s", unresolved, *unresolved ? ", " : "",
+					 metric_noun(a->metric_names[prim[i]]), c->n_units, c->unit,
+					 c->n_units == 1 ? "" : "s");
 			into = &unresolved;
 		}
 		free(*into);
@@ -894,7 +897,7 @@ static char *nothing_resolved_reason(const struct analysis *a, const struct stud
 	if (!units)
 		return xstrdup("no primary comparison could be tested here (no reference point beside another combination, or no block holding both)");
 	if (units <= EXACT_P_MAX_N && ldexp(2, -units) > FDR_Q)
-		return xasprintf("n too small: with %d %ss as the units the smallest p an exact sign-flip test can give is 2/2^%d = %.3g, above 0.05, so nothing could be significant at any adjustment; 6 units are the fewest that can reach 0.05 and, after the adjustment over many comparisons, 8 or more are needed in practice",
+		return xasprintf("n too small: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, above 0.05, so nothing could be significant at any adjustment; 6 units are the fewest that can reach 0.05 and, after the adjustment over many comparisons, 8 or more are needed in practice",
 				 units, unit, units, ldexp(2, -units));
 	return xasprintf("over %d %ss the smallest adjusted q is %.3g (p = %.3g) in a family of %d comparisons: the changes in the sections below are within the noise at this number of %ss",
 			 units, unit, best_q, best_p, a->family, unit);
@@ -984,6 +987,34 @@ static void rfc_tables(struct doc *d, const struct analysis *a)
 	free(depth);
 }
 
+/* Cells with crashed or failed runs, first: their comparisons have fewer
+ * units than the design's. */
+static void crashed_cells(struct doc *d, const struct analysis *a)
+{
+	int any = 0;
+
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+
+		for (int g = 0; g < st->ngroups; g++) {
+			const struct group *gr = &st->groups[g];
+			char *text;
+
+			if (!gr->n_crashed && !gr->n_failed)
+				continue;
+			if (!any++)
+				para(d, "Cells with crashed or failed runs (excluded from the statistics; each comparison below states the units it has):");
+			text = xasprintf("%s, %s, topology %s: %d of %d runs crashed, %d failed (%d ok).",
+					 a->combos[gr->combo].name, st->workload, st->topology,
+					 gr->n_crashed, gr->n_runs, gr->n_failed, gr->n_ok);
+			bullet(d, text);
+			free(text);
+		}
+	}
+	if (any)
+		fputs("\n", d->md);
+}
+
 /* The report's first section: for each workload, each combination and
  * primary metric, what changed beyond the noise after the adjustment,
  * or "nothing resolved" and why; the RFC's table beside ours. */
@@ -992,6 +1023,7 @@ static void summary_section(struct doc *d, const struct analysis *a)
 	char *text;
 
 	heading(d, 2, "Summary: what changed beyond the noise");
+	crashed_cells(d, a);
 	text = xasprintf("A change is named here only when it is significant after the Benjamini-Hochberg adjustment at 5%% over all %d primary comparisons of this report (%d of them are): a paired ratio of a primary metric (%s) of a combination to a reference point, or a bit's factorial effect, with its interval at its exact level and its adjusted q. Everything else is \"nothing resolved\": no change larger than the noise of these runs, which is not the same as no change. Every ratio and its interval are in the sections below.",
 			 a->family, a->n_sig, "pulls, migrations, throughput, wake-up p99");
 	para(d, text);
@@ -1062,14 +1094,14 @@ static void summary_section(struct doc *d, const struct analysis *a)
 					cell = compact_cell(&x->c, 0);
 					next = xasprintf("%s%s%s %s per run (%s)", changes, *changes ? ", " : "",
 							 metric_noun(a->metric_names[x->metric]),
-							 x->c.value > 0 ? "up" : "down", cell);
+							 x->c.value > 1 ? "up" : "down", cell);
 					free(cell);
 					free(changes);
 					changes = next;
 				}
 				if (*changes) {
 					term = term_name(a, st, ef->design, ef->term);
-					text = xasprintf("%s %s (factorial effect, in the metric's units): %s.",
+					text = xasprintf("%s %s (factorial effect, a ratio of geometric means): %s.",
 							 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term, changes);
 					bullet(d, text);
 					free(text);
@@ -1145,7 +1177,7 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 		const struct design *ds = &st->designs[i];
 		char *eh[] = { "term", "metric", "effect [interval] level, units, q" };
 		char *design = design_name(a, st, i), *base = base_name(a, ds->base);
-		char *title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects in the metric's units, per block on the block's own runs; A:B is the two-way interaction (all metrics in effects.csv):",
+		char *title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect); A:B is the two-way interaction (all metrics in effects.csv):",
 					i + 1, design, 1 << ds->k, base);
 
 		para(d, title);
