@@ -197,6 +197,17 @@ cp -Rp "$s2" "$tmp/img"
 printf '%s\n%s\n' /elsewhere/image 4567cdef >"$tmp/img/image.txt"
 check "run/merge refuses another image (exit 3), naming both sha256" \
 	refused_merge "$tmp/x3" "different images: .*$tmp/img with 4567cdef" "$s1" "$tmp/img"
+cp -Rp "$s2" "$tmp/dom"
+echo "topology=1x4x1 cpu=0 domain=0 name=DIE span=0000000f" >>"$tmp/dom/domains.txt"
+check "run/merge refuses shards whose sched domains differ (exit 3), naming both domains.txt" \
+	refused_merge "$tmp/x3d" "different sched domains: $s1/domains.txt and $tmp/dom/domains.txt differ" "$s1" "$tmp/dom"
+cp -Rp "$s2" "$tmp/qv"
+sed -i 's/^qemu: .*/qemu: QEMU emulator version 9.9.9/' "$tmp/qv/host.txt"
+grep -q '^qemu: ' "$tmp/qv/host.txt" || echo "qemu: QEMU emulator version 9.9.9" >>"$tmp/qv/host.txt"
+check "run/merge refuses shards run on another QEMU version (exit 3), naming both" \
+	refused_merge "$tmp/x3q" "different QEMU versions: $s1 ran .*, $tmp/qv QEMU emulator version 9.9.9" "$s1" "$tmp/qv"
+check "the merged folder's report lists its shards and their hosts" \
+	sh -c "grep -q '^Shards (shards.txt): 2' '$tmp/m/report.md' && grep -q '^| 1/2 | ' '$tmp/m/report.md' && grep -q '^| 2/2 | ' '$tmp/m/report.md'"
 cp -Rp "$s1" "$tmp/s1r"
 cp -Rp "$s2" "$tmp/dup"
 tail -n 1 "$s2/runs.csv" >>"$tmp/dup/runs.csv"

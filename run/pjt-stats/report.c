@@ -451,6 +451,35 @@ static char *topology_text(const struct doc *d, const char *topology)
 	return text;
 }
 
+/* A merged folder (run/merge): its shards and the hosts they ran on. */
+static void shards_table(struct doc *d)
+{
+	char *path = xasprintf("%s/shards.txt", d->dir);
+	char *text = read_whole_file(path, NULL), *save, *line;
+	char *headers[] = { "shard", "host", "rows", "boots", "folder" };
+	int n = 0;
+
+	free(path);
+	if (!text)
+		return;
+	for (char *p = text; *p; p++)
+		n += *p == '\n';
+	line = xasprintf("Shards (shards.txt): %d, merged by run/merge; each shard's boots are units of their own, paired within their host.", n);
+	para(d, line);
+	free(line);
+	table_begin(d, headers, 5);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *cells[5] = { "", "", "", "", "" }, *fsave, *f;
+		int i = 0;
+
+		for (f = strtok_r(line, "\t", &fsave); f && i < 5; f = strtok_r(NULL, "\t", &fsave))
+			cells[i++] = f;
+		table_row(d, cells, 5, 0);
+	}
+	table_end(d);
+	free(text);
+}
+
 static void what_was_run(struct doc *d, const struct analysis *a)
 {
 	char *text;
@@ -464,6 +493,7 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	include_file(d, "Host", "host.txt");
 	include_file(d, "Sched domains of each topology", "domains.txt");
 	include_file(d, "Interleaving seed", "seed.txt");
+	shards_table(d);
 	text = xasprintf("runs.csv holds %d runs: %d ok, %d crashed, %d failed. Only ok runs enter the statistics; the others are counted per cell (n_crashed, n_failed) and listed under \"Excluded runs\".",
 			 a->table->nrows, a->n_ok, a->n_crashed, a->n_failed);
 	para(d, text);
