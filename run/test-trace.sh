@@ -6,6 +6,8 @@
 #     run/contract's headers, each run's records in its own file, and the
 #     DOMAIN lines reach domains.txt; a kernel without the events fails the
 #     runs instead of recording them untraced;
+#     the activations (sched_switch, sched_wakeup, sched_migrate_task)
+#     reach traces/SEQ-tasks.csv;
 #   - run/trace-report on run/fixtures-trace: pull counts per level and
 #     idle type (zeros of a run without pulls included), the loads at the
 #     ticks with N tasks (the RFC's 2048 against < 1000), charts, refusals.
@@ -40,8 +42,10 @@ check "planner: a second trace line is refused" sh -c "'$plan_tool' '$f' >/dev/n
 # and two load records in the buffer (its pid tells runs apart).
 g=$tmp/guest
 t=$g/tracefs
-mkdir -p "$g/bin" "$t/events/sched/sched_pjt_pull" "$t/events/sched/sched_pjt_cpu_load" "$t/per_cpu/cpu0"
-for f in events/sched/sched_pjt_pull/enable events/sched/sched_pjt_cpu_load/enable tracing_on buffer_size_kb trace trace_marker; do
+evs="sched_pjt_pull sched_pjt_cpu_load sched_switch sched_wakeup sched_wakeup_new sched_migrate_task"
+mkdir -p "$g/bin" "$t/per_cpu/cpu0"
+for e in $evs; do mkdir -p "$t/events/sched/$e"; : >"$t/events/sched/$e/enable"; done
+for f in tracing_on buffer_size_kb trace trace_marker; do
 	: >"$t/$f"
 done
 echo "overrun: 0" >"$t/per_cpu/cpu0/stats"
@@ -54,6 +58,9 @@ cat >>"$PJT_TRACEFS/trace" <<REC
      pjtload-$$     [001] d..2.   100.000100: sched_pjt_pull: comm=pjt load pid=$$ src_cpu=1 dst_cpu=0 domain=0 idle=newidle type=0 load_weight=1024 load_pelt=90 pjt=PJT_MOVE_TASKS|PJT_BUSIEST
       <idle>-0       [000] d.h1.   100.004000: sched_pjt_cpu_load: cpu=0 nr_running=2 weight=2048 load_avg=400 pelt=180
       <idle>-0       [001] d.h1.   100.004000: sched_pjt_cpu_load: cpu=1 nr_running=0 weight=0 load_avg=20 pelt=0
+ pjtload-$$     [001] d..2.   100.004100: sched_switch: prev_comm=pjt load prev_pid=$$ prev_prio=125 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+ pjtload-$$     [000] d..2.   100.004200: sched_wakeup: comm=pjt load pid=$$ prio=125 target_cpu=003
+ pjtload-$$     [002] d..2.   100.004300: sched_migrate_task: comm=pjt load pid=$$ prio=125 orig_cpu=3 dest_cpu=2
 REC
 echo "records_per_s=100 duration_s=0.1"
 EOF
@@ -77,6 +84,11 @@ check "a pull row carries its fields by name (comm with a space, the PJT points)
 	test "$(sed -n 2p "$tmp/on/traces/1.csv" | cut -d, -f1-5,7-)" = "100.000100,0,newidle,1,0,pjt load,0,PJT_MOVE_TASKS|PJT_BUSIEST,1024,90"
 check "a load row: time, CPU, tasks, weight, load_avg, PELT" \
 	test "$(sed -n 2p "$tmp/on/traces/1-loads.csv")" = "100.004000,0,2,2048,400,180"
+check "traces/SEQ-tasks.csv for each run, run/contract's header" sh -c "
+	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s-tasks.csv)\" = '$(entries -j , trace-tasks)' ] || exit 1; done"
+check "activation rows: switch (the CPU of the record, prev_state without ==>), wake-up, migration" sh -c "
+	sed -n 2,4p '$tmp/on/traces/1-tasks.csv' | sed 's/,[1-9][0-9]*,125,/,P,125,/' | tr '\n' '/' |
+	grep -qx '100.004100,1,sched_switch,,,,,,P,125,S,0,120/100.004200,0,sched_wakeup,P,125,003,,,,,,,/100.004300,2,sched_migrate_task,P,125,,3,2,,,,,/'"
 check "no trace line leaks into channel-noise.log" sh -c "! grep -q TRACE '$tmp/on/channel-noise.log' 2>/dev/null"
 check "domains.txt holds the fake /proc/schedstat's domains, for the topology" \
 	sh -c "grep -q '^topology=1x2x1 cpu=0 domain=0 name=unknown span=00000003' '$tmp/on/domains.txt'"

@@ -20,6 +20,7 @@
 #   RUN-BEGIN seq=N combo=NAME
 #   TRACE-PULL SEQ,<a traces/SEQ.csv row>     (trace on: before its ROW)
 #   TRACE-LOAD SEQ,<a traces/SEQ-loads.csv row>
+#   TRACE-TASK SEQ,<a traces/SEQ-tasks.csv row>
 #   ROW <the runs.csv row>
 # The guest leaves the host's columns empty in ROW (boot, kernel_sha256,
 # image_sha256, host_load1, host_cpu_busy): run/matrix fills them.
@@ -37,6 +38,7 @@ work=${PJT_WORK:-/tmp/pjt-run}
 csv_columns=${PJT_COLUMNS:-}
 trace_pull_columns=${PJT_TRACE_PULLS:-}
 trace_load_columns=${PJT_TRACE_LOADS:-}
+trace_task_columns=${PJT_TRACE_TASKS:-}
 
 matrix_duration_ms=10000
 matrix_settle_ms=1000
@@ -80,8 +82,9 @@ matrix_trace() {
 	matrix_trace_on=$1
 	[ "$1" = 1 ] || return 0
 	. "$pjt_lib/trace.sh"
-	trace_available && [ -n "$trace_pull_columns" ] && [ -n "$trace_load_columns" ] && return 0
-	loud "trace on: no sched_pjt_pull/sched_pjt_cpu_load events in $tracefs (or no PJT_TRACE_* columns): every run fails"
+	trace_available && [ -n "$trace_pull_columns" ] && [ -n "$trace_load_columns" ] &&
+		[ -n "$trace_task_columns" ] && return 0
+	loud "trace on: no sched_pjt_pull/sched_pjt_cpu_load/sched_switch/sched_wakeup/sched_migrate_task events in $tracefs (or no PJT_TRACE_* columns): every run fails"
 	matrix_trace_failed=1
 }
 
@@ -89,8 +92,9 @@ matrix_trace() {
 emit_trace() {
 	trace_csv pulls "$trace_pull_columns" | sed "s/^/TRACE-PULL $seq,/"
 	trace_csv loads "$trace_load_columns" | sed "s/^/TRACE-LOAD $seq,/"
+	trace_csv tasks "$trace_task_columns" | sed "s/^/TRACE-TASK $seq,/"
 	lost=$(trace_overrun)
-	[ "$lost" = 0 ] || loud "seq $seq: $lost trace records lost to a full buffer (PJT_TRACE_BUFFER_KB)"
+	[ "$lost" = 0 ] || loud "seq $seq: $lost trace records lost to a full buffer (PJT_TRACE_BUFFER_KB): run/pelt-check's simulation of this run is not to be trusted"
 }
 
 matrix_tunable() {
