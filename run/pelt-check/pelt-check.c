@@ -52,7 +52,8 @@ static const char usage_text[] =
 "    the old CPU's last update (6.1's sync_entity_load_avg()): lo decays it\n"
 "    to the wake-up, hi only to the old CPU's last traced update;\n"
 "  - a task already alive when the trace began: lo starts at 0, hi at its\n"
-"    full weight.\n"
+"    full weight; a task whose nice changed between two of its records\n"
+"    (an untraced reweight): lo restarts at 0.\n"
 "Ticks in the first 353 ms of the trace (LOAD_AVG_MAX_N = 345 periods) are\n"
 "not compared: any load from before the trace has decayed to < 0.06%.\n"
 "\n"
@@ -528,6 +529,10 @@ static void set_prio(struct task *p, long prio)
 		unsigned long old_hi = p->hi.load_avg;
 
 		p->w = w;
+		/* when it happened is not traced: lo forgets the load (its
+		 * own reweight, from a load_sum that may have decayed since) */
+		if (old_hi)
+			p->lo.load_sum = 0;
 		p->lo.load_avg = (unsigned long)((unsigned __int128)w * p->lo.load_sum / pelt_divider(&p->lo));
 		p->hi.load_avg = (unsigned long)((unsigned __int128)w * p->hi.load_sum / pelt_divider(&p->hi));
 		if (p->cpu >= 0 && p->hi.load_avg > old_hi)
