@@ -96,7 +96,7 @@ check "paired ratio to rfc-before over the 3 shared blocks: 4, [3.333, 9] at 75%
 check "a second run gives a byte-identical summary.csv" cmp "$small/summary.csv" "$tmp/small2/summary.csv"
 
 fact=$tmp/fact
-"$top/run/stats" -o "$fact" "$fixtures/factorial-2x2.csv" >/dev/null 2>"$tmp/notes"
+"$top/run/stats" -o "$fact" --declare rfc-after,stock "$fixtures/factorial-2x2.csv" >/dev/null 2>"$tmp/notes"
 # cell medians (none, S, B, S+B): migrations 100, 80, 90, 50; records/s
 # 900000, 930000, 910000, 960000. Effects on the log scale, as ratios: a
 # main effect is the geometric mean with the bit over the one without it.
@@ -111,16 +111,16 @@ expect_effect_near() { # expect_effect_near FILE METRIC TERM AWK_EXPR SIG
 	[ "$sig" = "$5" ] || { echo "$2 $3: sig '$sig', want '$5'"; return 1; }
 }
 check "2x2 main effect of PJT_SHORT_TASKS on migrations: sqrt(80*50/(100*90)) = 0.667 (a ratio)" \
-	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS 'sqrt(80*50/(100*90))' '*'
+	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS 'sqrt(80*50/(100*90))' ''
 check "2x2 main effect of PJT_BUSIEST on migrations: sqrt(90*50/(100*80)) = 0.75" \
-	expect_effect_near "$fact/effects.csv" migrations PJT_BUSIEST 'sqrt(90*50/(100*80))' '*'
+	expect_effect_near "$fact/effects.csv" migrations PJT_BUSIEST 'sqrt(90*50/(100*80))' ''
 check "2x2 interaction on migrations: sqrt(50*100/(80*90)) = 0.833" \
-	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(50*100/(80*90))' '*'
+	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(50*100/(80*90))' ''
 check "2x2 effects on records_per_s: ratios sqrt(930*960/(900*910)), sqrt(910*960/(900*930)), interaction sqrt(960*900/(930*910))" \
 	sh -c "$(declare_fn near effect_of expect_effect_near)
-	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS 'sqrt(930*960/(900*910))' '*' &&
-	       expect_effect_near '$fact/effects.csv' records_per_s PJT_BUSIEST 'sqrt(910*960/(900*930))' '*' &&
-	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(960*900/(930*910))' '*'"
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS 'sqrt(930*960/(900*910))' '' &&
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_BUSIEST 'sqrt(910*960/(900*930))' '' &&
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(960*900/(930*910))' ''"
 check "a bit with no effect (alb_pushed is constant) is a ratio of 1, not marked" \
 	expect_effect "$fact/effects.csv" alb_pushed PJT_BUSIEST 1 ''
 # two bits that each halve pulls, independently (multiplicative): on the
@@ -132,7 +132,7 @@ awk -F, -v OFS=, 'NR == 1 { print; next } $3 == "stock" || $3 == "PJT_SHORT_TASK
 "$top/run/stats" -q -o "$tmp/halves" "$tmp/halves.csv"
 check "two bits that each halve pulls independently: main effects 0.5, interaction exactly 1, not marked" \
 	sh -c "$(declare_fn near effect_of expect_effect_near)
-	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS 0.5 '*' &&
+	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS 0.5 '' &&
 	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST 1 '' &&
 	       [ \"\$(effect_of '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST p)\" = 1 ]"
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
@@ -151,8 +151,13 @@ check "the failed run is counted in n_failed" \
 	expect_fields "$fact/summary.csv" PJT_BUSIEST duty migrations "n=6 n_crashed=0 n_failed=1"
 check "excluded runs are named on stderr with FILE:LINE" \
 	sh -c "grep -q 'factorial-2x2.csv:74: .*status crashed' '$tmp/notes' && grep -q 'factorial-2x2.csv:75: .*status failed' '$tmp/notes'"
-check "ratio to stock: rfc-after migrations 0.4, all 6 blocks below 1: p = 2/64, significant after BH" \
-	expect_fields "$fact/summary.csv" rfc-after duty migrations "ratio_to_stock=0.4 ratio_to_stock_level=96.875 ratio_to_stock_p=0.03125 ratio_to_stock_sig=*"
+check "declared rfc-after against stock: migrations 0.4, all 6 blocks below 1, p = 2/64; Holm over the family (8: 4 duty + 4 pingpong metrics) gives 0.25, not starred" \
+	expect_fields "$fact/summary.csv" rfc-after duty migrations "ratio_to_stock=0.4 ratio_to_stock_level=96.875 ratio_to_stock_p=0.03125 ratio_to_stock_q=0.25 ratio_to_stock_sig="
+check "undeclared comparisons and effects are marginal: a p, no q, never a star (comparisons.csv: exploratory)" \
+	sh -c "expect_fields() { :; }; [ -z \"\$(awk -F, 'NR > 1 && \$3 == \"rfc-before\" && \$5 == \"migrations\" { print \$30 \$31; exit }' '$fact/summary.csv')\" ] &&
+	       ! awk -F, 'NR > 1 { print \$19 }' '$fact/effects.csv' | grep -q . &&
+	       grep -q '^1x4x1,duty[^,]*,rfc-before,stock,migrations,1,exploratory,' '$fact/comparisons.csv' &&
+	       grep -q '^1x4x1,duty[^,]*,rfc-after,stock,migrations,1,confirmatory,' '$fact/comparisons.csv'"
 check "a secondary metric (nr_migrations) has a p but no q and no star" \
 	expect_fields "$fact/summary.csv" rfc-after duty nr_migrations "primary=0 ratio_to_stock_q= ratio_to_stock_sig="
 check "a quoted workload cell is read as one field" \
@@ -185,7 +190,7 @@ check "ragged row: exit 2, FILE:4 gives both field counts" \
 res=$tmp/results/rfc-20260101-000000
 mkdir -p "$res"
 cp "$fixtures/factorial-2x2.csv" "$res/runs.csv"
-printf 'name rfc\nsmp 4\nreps 6\ncombo stock\n' >"$res/quick.matrix"
+printf 'name rfc\nsmp 4\nreps 6\ncombo stock\ncompare rfc-after rfc-before\n' >"$res/quick.matrix"
 echo "Linux 6.1.0-pjt #1 SMP x86_64" >"$res/uname.txt"
 sum_before=$(cksum <"$res/runs.csv")
 check "run/report makes summary, charts and report for a results folder" \
@@ -215,9 +220,9 @@ check "the report embeds the charts and records what is missing" \
 	       grep -q 'Host (host.txt): not recorded' '$res/report.md' &&
 	       grep -q 'Linux 6.1.0-pjt' '$res/report.md' && grep -q 'reps 6' '$res/report.md'"
 check "the RFC section states our paired ratio, its level and the RFC's in checkable words" \
-	grep -q "The RFC's change: rfc-after had 66.7% fewer pulls than rfc-before (paired ratio 0.333, 96.88% interval 0.[0-9]*..0.[0-9]* over 6 blocks; Benjamini-Hochberg q = 0.03[0-9]*: significant \\*). The RFC's ratio, 0.000, is outside our interval." "$res/report.md"
+	grep -q "The RFC's change: rfc-after had 66.7% fewer pulls than rfc-before (paired ratio 0.333, 96.88% interval 0.[0-9]*..0.[0-9]* over 6 blocks; declared: Holm-adjusted p = 0.2[0-9]*: not resolved in the family). The RFC's ratio, 0.000, is outside our interval." "$res/report.md"
 check "the report names the adjustment next to the stars, with the family size" \
-	grep -q '\* = significant after Benjamini-Hochberg FDR 5% over [0-9][0-9]* comparisons' "$res/report.md"
+	grep -q "\\* = resolved after Holm's adjustment at 5% over the declared family of 8 tests" "$res/report.md"
 check "the report says rfc-pelt is absent, so no decomposition" \
 	grep -q 'rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix' "$res/report.md"
 check "runs.csv is left untouched" sh -c "[ \"\$(cksum <'$res/runs.csv')\" = '$sum_before' ]"
@@ -278,7 +283,8 @@ null_runs() { # null_runs REPS: seeds with any star, total stars, total family
 	any=0 total=0 family=0 secondary=0
 	for seed in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		gen "$tmp/null.csv" seed=$seed reps=$1
-		"$top/run/stats" -q -o "$tmp/null" "$tmp/null.csv" || return 1
+		"$top/run/stats" -q -o "$tmp/null" --declare rfc-after,rfc-before --declare rfc-after,stock \
+			--declare PJT_IDLEST,stock "$tmp/null.csv" || return 1
 		set -- "$1" $(stars "$tmp/null")
 		[ "$2" -gt 0 ] && any=$((any + 1))
 		total=$((total + $2)) family=$((family + $3)) secondary=$((secondary + $4))
@@ -290,13 +296,13 @@ null_ok() { # null_ok REPS MAX_SEEDS_WITH_A_STAR
 	out=$(null_runs "$1") || return 1
 	echo "$out"
 	set -- "$2" $out
-	[ "$4" -le "$1" ] && [ "$((${11} * 100))" -le "$((${14} * 5))" ] && [ "${16}" -eq 0 ] && [ "${14}" -ge 1000 ]
+	[ "$4" -le "$1" ] && [ "$((${11} * 100))" -le "$((${14} * 5))" ] && [ "${16}" -eq 0 ] && [ "${14}" -ge 200 ]
 }
-check "null data, 4 reps: no star at all (4 blocks: the smallest sign-flip p is 2/16)" null_ok 4 0
-check "null data, 8 reps: at most 1 of 12 seeds with a star, stars <= 5% of comparisons, none secondary" null_ok 8 1
-gen "$tmp/real.csv" seed=1 reps=8 effect=rfc-after:0.5
-"$top/run/stats" -q -o "$tmp/real" "$tmp/real.csv"
-check "a real effect (rfc-after halves the primary metrics, 8 reps) is starred after the adjustment" \
+check "null data, 4 reps: no star at all (4 blocks: the smallest sign-test p is 2/16)" null_ok 4 0
+check "null data, 12 reps, 3 declared comparisons: at most 1 of 12 seeds with a star (Holm: familywise 5%), none secondary" null_ok 12 1
+gen "$tmp/real.csv" seed=1 reps=12 effect=rfc-after:0.5
+"$top/run/stats" -q -o "$tmp/real" --declare rfc-after,stock --declare=rfc-after,rfc-before "$tmp/real.csv"
+check "a real declared effect (rfc-after halves the primary metrics, 12 reps) is starred after Holm" \
 	expect_fields "$tmp/real/summary.csv" rfc-after duty lb_pulls_total "ratio_to_stock_sig=* ratio_to_rfc_before_sig=*"
 check "... but not on a secondary metric that did not change (duration_s has no star)" \
 	expect_fields "$tmp/real/summary.csv" rfc-after duty duration_s "primary=0 ratio_to_stock_sig="
@@ -319,7 +325,7 @@ check "1 boot: the units are the 4 blocks (87.5%)" \
 # the same runs with the columns in another order and extra text columns
 awk -F, -v OFS=, '{ s = $NF; $NF = ""; print s, (NR == 1 ? "x1" : "sha-x"), $0 "9z" }' "$fixtures/factorial-2x2.csv" |
 	sed '1s/^status,x1,/status,image_sha256,/; 1s/9z$/notes/' >"$tmp/shuffled.csv"
-"$top/run/stats" -q -o "$tmp/shuffled" "$tmp/shuffled.csv"
+"$top/run/stats" -q -o "$tmp/shuffled" --declare rfc-after,stock "$tmp/shuffled.csv"
 check "columns are read by name: reordered columns and unknown text columns give the same summary.csv" \
 	cmp "$fact/summary.csv" "$tmp/shuffled/summary.csv"
 
@@ -327,18 +333,19 @@ byset="base=none;stock=LEGACY_LOAD;old=LEGACY_LOAD+PJT_WAKE_AFFINE+PJT_IDLEST+PJ
 byset="$byset;mid=PJT_WAKE_AFFINE+PJT_IDLEST+PJT_IMBALANCE+PJT_MOVE_TASKS"
 byset="$byset;new=PJT_BUSIEST+PJT_WAKE_AFFINE+PJT_IDLEST+PJT_MOVE_TASKS+PJT_IMBALANCE+PJT_SHORT_TASKS"
 mkdir -p "$tmp/byset"
-gen "$tmp/byset/runs.csv" seed=4 reps=8 effect=new:0.5 "combos=$byset"
+gen "$tmp/byset/runs.csv" seed=4 reps=10 effect=new:0.5 "combos=$byset"
+printf 'compare\tnew\tmid\n' >"$tmp/byset/plan.txt"
 "$top/run/report" "$tmp/byset" >/dev/null 2>&1
 check "references by feature set: 'base' (no bit) is stock; the combo named stock (LEGACY_LOAD) is not" \
 	sh -c "expect_fields() { :; }; grep -q '^1x4x1,duty[^,]*,base,none,migrations,.*' '$tmp/byset/summary.csv' &&
 	       [ -n \"\$(awk -F, '\$3 == \"stock\" && \$5 == \"migrations\" { print \$19; exit }' '$tmp/byset/summary.csv')\" ] &&
 	       [ -z \"\$(awk -F, '\$3 == \"base\" && \$5 == \"migrations\" { print \$19; exit }' '$tmp/byset/summary.csv')\" ]"
 check "rfc-before and rfc-pelt are found with their bits in any order: 'new' has both ratios" \
-	expect_fields "$tmp/byset/summary.csv" new duty migrations "ratio_to_rfc_before_units=8 ratio_to_rfc_pelt_units=8 ratio_to_rfc_pelt_sig=*"
+	expect_fields "$tmp/byset/summary.csv" new duty migrations "ratio_to_rfc_before_units=10 ratio_to_rfc_pelt_units=10 ratio_to_rfc_pelt_sig=*"
 check "the report decomposes the RFC's change: metric's effect (mid/old) and new rules' effect (new/mid)" \
 	sh -c "grep -q \"^- The RFC's change: new had [0-9.]*% fewer pulls than old (paired ratio 0\\.\" '$tmp/byset/report.md' &&
 	       grep -q \"^- Metric's effect: mid had [0-9.]*% [a-z]* pulls than old (paired ratio \" '$tmp/byset/report.md' &&
-	       grep -q \"^- New rules' effect: new had [0-9.]*% fewer pulls than mid (paired ratio 0\\.[0-9]*, 99.22% interval\" '$tmp/byset/report.md'"
+	       grep -q \"^- New rules' effect: new had [0-9.]*% fewer pulls than mid (paired ratio 0\\.[0-9]*, 97.85% interval\" '$tmp/byset/report.md'"
 
 # a reference of 0 pulls: the count goes on the log(x+1) scale in every
 # block of that comparison (said in the note); never an empty bound or "inf"
@@ -465,7 +472,7 @@ help_names_columns() {
 }
 check "pjt-stats --help names every column of summary.csv and effects.csv, and the exit codes" help_names_columns
 check "run/stats with no argument: usage on stderr, exit 2" \
-	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: run/stats \[-o OUTDIR\] \[-q\] DIR_OR_CSV' '$tmp/usage'"
+	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: run/stats \[-o OUTDIR\] \[-q\] \[--declare COMBO,REF\]... DIR_OR_CSV' '$tmp/usage'"
 check "run/report --help lists its outputs and exit codes" \
 	sh -c "'$top/run/report' --help | grep -q 'Exit: 0 ok, 1 a chart or the build failed, 2 usage or bad runs.csv'"
 once=$tmp/once
@@ -481,6 +488,7 @@ check "run/report analyses runs.csv once: the charts go into the report without 
 	       [ \$(grep -c 'data:image/png;base64,' '$once/report.html') -eq 14 ] && ! grep -q 'pjt-chart' '$once/report.md'"
 mkdir -p "$tmp/four"
 gen "$tmp/four/runs.csv" seed=7 reps=4
+printf 'compare rfc-after rfc-before\n' >"$tmp/four/x.matrix"
 "$top/run/report" "$tmp/four" >/dev/null 2>&1
 check "the report states the real level of 4-run intervals (87.5%), in words and in the cells" \
 	sh -c "grep -q 'some cells have only 4 ok runs, so their intervals are (min, max), a 87.5% interval, not 95%' '$tmp/four/report.md' &&
@@ -530,6 +538,7 @@ prov=$tmp/prov
 mkdir -p "$prov"
 gen "$prov/runs.csv" seed=8 reps=1 boots=6 extra=1
 cp "$fixtures/gen-plan.txt" "$prov/plan.txt"
+printf 'compare\trfc-after\tstock\n' >>"$prov/plan.txt"
 cp "$fixtures/gen.matrix" "$prov/gen.matrix"
 echo 1 >"$prov/seed.txt"
 printf 'build/bzImage\n%s\n' "$(echo kernel | sha256sum | cut -d' ' -f1)" >"$prov/kernel.txt"
@@ -588,29 +597,32 @@ assert any(\"\\\\\" in c[\"workload\"] and \"\\\"\" in c[\"workload\"] and \"\\t
 
 # ---- the report leads with the answer
 mkdir -p "$tmp/strong"
-gen "$tmp/strong/runs.csv" seed=1 reps=8 effect=rfc-after:0.5
+gen "$tmp/strong/runs.csv" seed=1 reps=12 effect=rfc-after:0.5
+printf 'compare\trfc-after\trfc-before\n' >"$tmp/strong/plan.txt"
 "$top/run/report" "$tmp/strong" >/dev/null 2>&1
 first_section() { awk '/^## / { print; exit }' "$1"; }
 check "report.md's first section is the summary, before what was run" \
 	sh -c "[ \"\$(awk '/^## / { print; exit }' '$tmp/strong/report.md')\" = '## Summary: what changed beyond the noise' ] &&
 	       [ \"\$(grep -n '^## What was run' '$tmp/strong/report.md' | cut -d: -f1)\" -gt \"\$(grep -n '^## Summary' '$tmp/strong/report.md' | cut -d: -f1)\" ] &&
 	       grep -q '<h2>Summary: what changed beyond the noise</h2>' '$tmp/strong/report.html'"
-check "a strong effect (rfc-after halves the primary metrics, 8 blocks): the summary names it with its interval, level and q" \
+check "a strong declared effect (rfc-after halves the primary metrics, 12 blocks): the verdict names it with interval, level, units, Holm p and a star; the undeclared one is marginal, no star" \
 	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/strong/report.md' >'$tmp/strong.sum' &&
-	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 99\\.22% over 8 blocks, q=0\\.0[0-4][0-9]*\\)' '$tmp/strong.sum' &&
-	       grep -Eq \"^- The RFC's change, rfc-after against rfc-before: [0-9.]+% fewer pulls\" '$tmp/strong.sum'"
+	       grep -Eq '^- duty [^:]*, topology 1x4x1: rfc-after against rfc-before: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 96\\.14% over 12 blocks, Holm p=0\\.00[0-9]* \\*\\)' '$tmp/strong.sum' &&
+	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 96\\.14% over 12 blocks, p=0\\.000488, marginal, not adjusted\\)' '$tmp/strong.sum' &&
+	       ! grep '^- rfc-after against stock' '$tmp/strong.sum' | grep -q '[*]'"
 check "... and says nothing resolved where nothing was (stock's own combinations on null cells)" \
-	grep -q '^- PJT_IDLEST against stock: nothing resolved (pulls over 8 blocks, migrations over 8 blocks, throughput over 8 blocks, wake-up p99 latency over 8 blocks)\.$' "$tmp/strong.sum"
+	grep -q '^- PJT_IDLEST against stock: nothing beyond the noise (pulls over 12 blocks, migrations over 12 blocks, throughput over 12 blocks, wake-up p99 latency over 12 blocks)\.$' "$tmp/strong.sum"
 check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio)" \
-	grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[.*\] 99\.22% \(n=8\) \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] 99\.22%, 8 blocks, q=[0-9.e-]+ \* \|$' "$tmp/strong.sum"
-check "null data with 4 blocks: 'nothing resolved' and why (n too small: the smallest p is 0.125)" \
-	sh -c "grep -q '^Nothing resolved in this workload: n too small: with 4 blocks as the units the smallest p the exact sign test can give is 2/2^4 = 0.125' '$tmp/four/report.md' &&
-	       ! sed -n '/^## Summary/,/^## What was run/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
+	grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[.*\] 9[0-9.]*% \(n=12\) \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] 96\.14%, 12 blocks, Holm p=[0-9.e-]+ \* \|$' "$tmp/strong.sum"
+check "null data with 4 blocks: 'not resolved' and why (the design cannot: smallest p 0.125, Holm over 8 needs 0.00625)" \
+	sh -c "grep -q '^Not resolved in duty [^:]*: this design cannot resolve anything: with 4 blocks as the units the smallest p the exact sign test can give is 2/2^4 = 0.125, and Holm over the family of 8 needs 0.00625' '$tmp/four/report.md' &&
+	       ! sed -n '/^## Summary/,/^### Exploratory/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
 mkdir -p "$tmp/null8"
-gen "$tmp/null8/runs.csv" seed=3 reps=8
+gen "$tmp/null8/runs.csv" seed=3 reps=10
+printf 'compare rfc-after rfc-before\n' >"$tmp/null8/x.matrix"
 "$top/run/report" "$tmp/null8" >/dev/null 2>&1
-check "null data with 8 blocks: nothing resolved, with the smallest adjusted q reached" \
-	sh -c "[ \$(grep -c '^Nothing resolved in this workload: over 8 blocks the smallest adjusted q is [0-9.]* (p = [0-9.e-]*) in a family of [0-9]* comparisons' '$tmp/null8/report.md') -eq 2 ]"
+check "null data with 10 blocks: nothing resolved, with the smallest Holm-adjusted p reached" \
+	sh -c "[ \$(grep -c '^Not resolved in .*: over 10 blocks the smallest Holm-adjusted p is [0-9.]* (p = [0-9.e-]*) in the family of 8' '$tmp/null8/report.md') -eq 2 ]"
 check "the RFC's figures have one definition in report.c (971114 once; no second spelling)" \
 	sh -c "[ \$(grep -c '971114' '$top/run/pjt-stats/report.c') -eq 1 ] && ! grep -q '971,114\\|945,158\\|rfc_pulls_before' '$top/run/pjt-stats/report.c'"
 
@@ -645,8 +657,8 @@ for cpu in 0 1 2 3; do
 done >"$shape/domains.txt"
 "$top/run/report" "$shape" >/dev/null 2>&1
 check "report: the two-level topology named with its sched domains, each span once" \
-	grep -q '^### duty .*topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE over CPUs {0-3})$' "$shape/report.md"
-check "report: a topology without domains.txt lines named bare" grep -q '^### duty .*topology 1x4x1$' "$shape/report.md"
+	grep -q '^#### duty .*topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE over CPUs {0-3})$' "$shape/report.md"
+check "report: a topology without domains.txt lines named bare" grep -q '^#### duty .*topology 1x4x1$' "$shape/report.md"
 check "report: the RFC's table once per topology, the two-level one first" sh -c "
 	grep -o \"^The RFC's table beside ours (duty[^,]*, topology [0-9x]*\" '$shape/report.md' | sed 's/.* //' | paste -sd' ' - | grep -qx '2x2x1 1x4x1'"
 

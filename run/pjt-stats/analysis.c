@@ -679,7 +679,26 @@ static void note_excluded(const struct run_table *t, const struct run_row *row)
 		row->text[t->col_rep], row->text[t->col_status], row->text[t->col_status]);
 }
 
-/* Benjamini-Hochberg over every primary comparison with a p-value. */
+const char *marginal_note(void)
+{
+	return "marginal, not adjusted";
+}
+
+static void mark_marginal(struct comparison *c)
+{
+	if (c->confirmatory || isnan(c->p))
+		return;
+	c->q = NAN; /* an empty q: the CSVs' mark of a marginal p (comparisons.csv: exploratory) */
+	c->sig = 0;
+}
+
+/* The confirmatory family: every declared comparison x every primary
+ * metric the study measured x every study (topology x workload), Holm at
+ * FAMILY_ALPHA (a pass/fail verdict hangs on it: the summary's). A
+ * comparison that could not be tested counts with p = 1, so the family's
+ * size is the design's, not the data's. Everything else (the ratio
+ * columns to the reference points, the factorial effects, the secondary
+ * metrics) is marginal: its own p, no adjustment, never starred. */
 static void adjust_family(struct analysis *a)
 {
 	struct comparison **family = NULL;
@@ -688,35 +707,96 @@ static void adjust_family(struct analysis *a)
 
 	for (int s = 0; s < a->nstudies; s++) {
 		struct study *st = &a->studies[s];
-		int total = st->neffects + st->ngroups * NRATIOS * a->nmetrics;
 
-		family = xrealloc(family, (cap += total) * sizeof(*family));
-		for (int g = 0; g < st->ngroups; g++)
-			for (int r = 0; r < NRATIOS; r++)
-				for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
-					struct comparison *c = &st->groups[g].ratio[r][m];
+		family = xrealloc(family, (cap += a->ndeclared * a->nmetrics + 1) * sizeof(*family));
+		for (int d = 0; d < a->ndeclared; d++)
+			for (int m = 0; st->decl[d] && m < a->nmetrics; m++) {
+				struct comparison *c = &st->decl[d][m];
 
-					if (c->primary && !isnan(c->p))
-						family[n++] = c;
+				if (a->primary[m] && st->measured[m]) {
+					c->confirmatory = 1;
+					family[n++] = c;
 				}
-		for (int e = 0; e < st->neffects; e++)
-			if (st->effects[e].c.primary && !isnan(st->effects[e].c.p))
-				family[n++] = &st->effects[e].c;
+			}
 	}
 	p = xmalloc((n ? n : 1) * sizeof(double));
 	q = xmalloc((n ? n : 1) * sizeof(double));
 	for (int i = 0; i < n; i++)
 		p[i] = family[i]->p;
-	bh_adjust(p, q, n);
+	holm_adjust(p, q, n);
 	for (int i = 0; i < n; i++) {
 		family[i]->q = q[i];
-		family[i]->sig = q[i] <= FDR_Q;
+		family[i]->sig = q[i] <= FAMILY_ALPHA && family[i]->present;
 		a->n_sig += family[i]->sig;
 	}
 	a->family = n;
+	/* a ratio column that is a declared comparison shares its verdict */
+	for (int s = 0; s < a->nstudies; s++) {
+		struct study *st = &a->studies[s];
+
+		for (int g = 0; g < st->ngroups; g++)
+			for (int r = 0; r < NRATIOS; r++)
+				for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
+					struct comparison *c = &st->groups[g].ratio[r][m];
+
+					for (int d = 0; d < a->ndeclared; d++)
+						if (st->decl[d] && st->decl_g[d] == g &&
+						    st->decl_ref[d] == st->ref[ratio_reference[r]])
+							*c = st->decl[d][m];
+					mark_marginal(c);
+				}
+		for (int d = 0; d < a->ndeclared; d++)
+			for (int m = 0; st->decl[d] && m < a->nmetrics; m++)
+				mark_marginal(&st->decl[d][m]);
+		for (int e = 0; e < st->neffects; e++)
+			mark_marginal(&st->effects[e].c);
+	}
 	free(p);
 	free(q);
 	free(family);
+}
+
+static int group_named(const struct analysis *a, const struct study *st, const char *name)
+{
+	for (int g = 0; g < st->ngroups; g++)
+		if (!strcmp(a->combos[st->groups[g].combo].name, name))
+			return g;
+	return -1;
+}
+
+/* The declared comparisons of one study, paired like the ratio columns. */
+static void declared_comparisons(const struct analysis *a, struct study *st)
+{
+	double *scratch = xmalloc((st->nblocks + 1) * sizeof(double));
+	int *iscratch = xmalloc((st->nblocks + 1) * sizeof(int));
+
+	st->decl_g = xmalloc((a->ndeclared + 1) * sizeof(int));
+	st->decl_ref = xmalloc((a->ndeclared + 1) * sizeof(int));
+	st->decl = xcalloc(a->ndeclared + 1, sizeof(*st->decl));
+	for (int d = 0; d < a->ndeclared; d++) {
+		int g = group_named(a, st, a->declared[d].combo);
+		int ref = group_named(a, st, a->declared[d].reference);
+
+		st->decl_g[d] = g;
+		st->decl_ref[d] = ref;
+		st->decl[d] = xcalloc(a->nmetrics, sizeof(struct comparison));
+		for (int m = 0; m < a->nmetrics; m++) {
+			struct comparison *c = &st->decl[d][m];
+
+			if (g >= 0 && ref >= 0) {
+				paired_ratio(a, st, g, ref, m, c, scratch, iscratch);
+			} else {
+				memset(c, 0, sizeof(*c));
+				c->value = c->lo = c->hi = c->level = c->p = c->q = NAN;
+				c->unit = "boot";
+				c->primary = a->primary[m];
+				c->note = xasprintf("%s is not in this workload", g < 0 ? a->declared[d].combo
+						    : a->declared[d].reference);
+			}
+		}
+	}
+	free(scratch);
+	free(iscratch);
 }
 
 static void build_study(struct analysis *a, struct study *st, const int *rows, int nrows,
@@ -848,6 +928,7 @@ static void build_study(struct analysis *a, struct study *st, const int *rows, i
 	find_designs(a, st);
 	if (st->ndesigns)
 		compute_effects(a, st);
+	declared_comparisons(a, st);
 	for (int b = 0; b < st->nblocks; b++)
 		free(block_keys[b]);
 	map_free(&blocks);
@@ -859,7 +940,8 @@ static void build_study(struct analysis *a, struct study *st, const int *rows, i
 	free(count);
 }
 
-struct analysis *analyse(const struct run_table *t, int notes)
+struct analysis *analyse(const struct run_table *t, int notes, const struct declared *declared,
+			 int ndeclared)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
 	struct strmap studies = { 0 };
@@ -871,6 +953,21 @@ struct analysis *analyse(const struct run_table *t, int notes)
 	a->table = t;
 	set_metrics(a);
 	collect_combos(a, row_combo);
+	a->ndeclared = ndeclared;
+	a->declared = xmalloc((ndeclared + 1) * sizeof(*a->declared));
+	for (int d = 0; d < ndeclared; d++) {
+		int found[2] = { 0, 0 };
+
+		a->declared[d] = declared[d];
+		for (int c = 0; c < a->ncombos; c++) {
+			found[0] |= !strcmp(a->combos[c].name, declared[d].combo);
+			found[1] |= !strcmp(a->combos[c].name, declared[d].reference);
+		}
+		if (!found[0] || !found[1])
+			die_input("%s: the declared comparison 'compare %s %s' names a combination runs.csv does not hold (%s)",
+				  t->path, declared[d].combo, declared[d].reference,
+				  !found[0] ? declared[d].combo : declared[d].reference);
+	}
 	a->studies = xmalloc(t->nrows * sizeof(struct study));
 	for (int r = 0; r < t->nrows; r++) {
 		const struct run_row *row = &t->rows[r];

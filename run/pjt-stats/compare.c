@@ -144,7 +144,7 @@ static void load(struct folder *f, const char *arg)
 	if (access(csv, R_OK))
 		die_input("run/compare: %s: %s (a results folder must hold runs.csv)", csv, strerror(errno));
 	f->arg = arg;
-	f->a = analyse(read_runs(csv), 1);
+	f->a = analyse(read_runs(csv), 1, NULL, 0);
 	f->prov = read_provenance(dir, f->a->table);
 	free(dir);
 	free(csv);

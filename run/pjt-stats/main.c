@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 static const char usage[] =
-"usage: run/stats [-o OUTDIR] [-q] DIR_OR_CSV   summary.csv, summary.json, effects.csv, plots-data/\n"
+"usage: run/stats [-o OUTDIR] [-q] [--declare COMBO,REF]... DIR_OR_CSV\n"
+"                                               summary.csv, summary.json, effects.csv,\n"
+"                                               comparisons.csv, plots-data/\n"
 "       run/stats --report DIR                  the same in DIR, and report.md, report.html\n"
 "                                               with a marker where each chart goes\n"
 "       run/stats --embed DIR                   put the drawn charts (DIR/charts/*.png) in\n"
@@ -96,16 +98,24 @@ static void need_runs(const char *csv)
 		die_input("pjt-stats: %s: %s", csv, strerror(errno));
 }
 
-/* One analysis; the report, when asked, from the same one. */
-static int summarise(const char *input, const char *outdir, int notes, int with_report)
+/* One analysis; the report, when asked, from the same one. The declared
+ * comparisons: the folder's (plan.txt, *.matrix), then --declare's. */
+static int summarise(const char *input, const char *outdir, int notes, int with_report,
+		     struct declared *extra, int nextra)
 {
 	char *dir, *csv = runs_csv_of(input, &dir);
 	struct analysis *a;
 	struct provenance *prov;
+	struct declared *declared;
+	int nd;
 	char *cwd;
 
 	need_runs(csv);
-	a = analyse(read_runs(csv), notes);
+	nd = read_declared(dir, &declared);
+	declared = xrealloc(declared, (nd + nextra + 1) * sizeof(*declared));
+	for (int i = 0; i < nextra; i++)
+		declared[nd++] = extra[i];
+	a = analyse(read_runs(csv), notes, declared, nd);
 	prov = read_provenance(dir, a->table);
 	if (outdir) {
 		make_dir(outdir);
@@ -119,6 +129,7 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 	write_summary(a, "summary.csv");
 	write_summary_json(a, prov, "summary.json");
 	write_effects(a, "effects.csv");
+	write_comparisons(a, "comparisons.csv");
 	write_plot_data(a, ".");
 	if (with_report)
 		write_report(a, ".");
@@ -238,8 +249,6 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "--report"))
-		return summarise(argv[2], NULL, 1, 1);
 	if (argc == 3 && !strcmp(argv[1], "--embed"))
 		return embed_charts(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "--compare"))
@@ -253,17 +262,57 @@ int main(int argc, char **argv)
 			fputs(usage, stderr);
 		return rc;
 	}
-	for (; i < argc - 1; i++) {
-		if (!strcmp(argv[i], "-q"))
-			notes = 0;
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc - 1)
-			outdir = argv[++i];
-		else
-			break;
+	/* options anywhere, GNU style (--opt VALUE or --opt=VALUE) */
+	{
+		const char *input = NULL;
+		struct declared *extra = xmalloc(argc * sizeof(*extra));
+		int nextra = 0, report = 0;
+
+		for (; i < argc; i++) {
+			const char *arg = argv[i], *val = NULL;
+			char *eq;
+
+			if (!strcmp(arg, "-q")) {
+				notes = 0;
+				continue;
+			}
+			if (!strcmp(arg, "--report")) {
+				report = 1;
+				continue;
+			}
+			if (!strcmp(arg, "-o") || !strcmp(arg, "--declare") || !strncmp(arg, "--declare=", 10)) {
+				if ((eq = strchr(arg, '=')))
+					val = eq + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				if (!val) {
+					fputs(usage, stderr);
+					return EXIT_BAD_INPUT;
+				}
+				if (arg[1] == 'o') {
+					outdir = val;
+				} else {
+					char *comma = strchr(val, ',');
+
+					if (!comma || comma == val || !comma[1]) {
+						fprintf(stderr, "run/stats: --declare wants COMBO,REFERENCE, not '%s'\n", val);
+						return EXIT_BAD_INPUT;
+					}
+					extra[nextra].combo = xasprintf("%.*s", (int)(comma - val), val);
+					extra[nextra++].reference = xstrdup(comma + 1);
+				}
+				continue;
+			}
+			if (arg[0] == '-' || input) {
+				fputs(usage, stderr);
+				return EXIT_BAD_INPUT;
+			}
+			input = arg;
+		}
+		if (!input) {
+			fputs(usage, stderr);
+			return EXIT_BAD_INPUT;
+		}
+		return summarise(input, outdir, notes, report, extra, nextra);
 	}
-	if (i != argc - 1 || argv[i][0] == '-') {
-		fputs(usage, stderr);
-		return EXIT_BAD_INPUT;
-	}
-	return summarise(argv[i], outdir, notes, 0);
 }

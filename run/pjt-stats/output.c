@@ -306,8 +306,8 @@ void write_summary_json(const struct analysis *a, const struct provenance *p, co
 	json_str(&j, "interval", "order-statistic interval of the median at its exact level (levels in percent)");
 	json_str(&j, "ratios", "paired by block (boot, rep); boots as units when the pairs come from 2 or more boots");
 	json_str(&j, "test", "exact sign test of the units (the test the order-statistic interval inverts)");
-	json_str(&j, "adjustment", "benjamini-hochberg over every primary comparison (ratios and effects)");
-	json_num(&j, "fdr", FDR_Q);
+	json_str(&j, "adjustment", "holm over the declared family (compare lines x primary metrics x topologies x workloads); everything else marginal, not adjusted");
+	json_num(&j, "alpha", FAMILY_ALPHA);
 	json_int(&j, "family", a->family);
 	json_int(&j, "significant", a->n_sig);
 	json_end_object(&j);
@@ -316,6 +316,54 @@ void write_summary_json(const struct analysis *a, const struct provenance *p, co
 	json_end_array(&j);
 	json_end_object(&j);
 	close_output(j.f, path);
+}
+
+static void comparison_row(FILE *f, const struct analysis *a, const struct study *st, const char *combo,
+			   const char *reference, int m, const struct comparison *c)
+{
+	csv_text(f, st->topology);
+	fputc(',', f);
+	csv_text(f, st->workload);
+	fputc(',', f);
+	csv_text(f, combo);
+	fputc(',', f);
+	csv_text(f, reference);
+	fprintf(f, ",%s,%d,%s", a->metric_names[m], a->primary[m],
+		c->confirmatory ? "confirmatory" : "exploratory");
+	csv_comparison(f, c);
+	fputc('\n', f);
+}
+
+/* comparisons.csv: the declared comparisons (every metric; the primary
+ * ones are the confirmatory family, q = Holm-adjusted p), then the other
+ * primary ratios to the reference points (exploratory: marginal, not
+ * adjusted). The paired-ratio charts draw it. */
+void write_comparisons(const struct analysis *a, const char *path)
+{
+	FILE *f = open_output(path);
+
+	fputs("topology,workload,combo,reference,metric,primary,family,ratio,ratio_lo,ratio_hi,ratio_level,"
+	      "units,unit,p,q,sig,note\n", f);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+
+		for (int d = 0; d < a->ndeclared; d++)
+			for (int m = 0; m < a->nmetrics; m++)
+				if (st->measured[m])
+					comparison_row(f, a, st, a->declared[d].combo, a->declared[d].reference,
+						       m, &st->decl[d][m]);
+		for (int g = 0; g < st->ngroups; g++)
+			for (int r = 0; r < NRATIOS; r++)
+				for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
+					const struct comparison *c = &st->groups[g].ratio[r][m];
+
+					if (!a->primary[m] || !st->measured[m] || c->confirmatory)
+						continue;
+					comparison_row(f, a, st, a->combos[st->groups[g].combo].name,
+						       a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name, m, c);
+				}
+	}
+	close_output(f, path);
 }
 
 void write_effects(const struct analysis *a, const char *path)

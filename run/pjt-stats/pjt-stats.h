@@ -133,8 +133,9 @@ struct comparison {
 	double value, lo, hi, level;
 	int n_units;
 	const char *unit;        /* "block" or "boot" */
-	double p, q;             /* NaN when not tested / not in the family */
+	double p, q;             /* q: Holm-adjusted p, NaN when not in the declared family */
 	int primary, sig;
+	int confirmatory;        /* in the declared family (Holm); else marginal, not adjusted */
 	const char *note;        /* why a cell is empty, or "" */
 };
 
@@ -183,7 +184,16 @@ struct study {               /* one topology x workload */
 	int neffects;
 	struct effect *effects;
 	char *skip_effects;      /* why there are no effects, or NULL */
+	/* the matrix's declared comparisons (compare A B): groups, or -1 when
+	 * a side is not in this study; the comparisons [ndeclared][nmetrics] */
+	int *decl_g, *decl_ref;
+	struct comparison **decl;
 };
+
+/* A declared comparison: combination A against reference B (by name). */
+struct declared { char *combo, *reference; };
+/* compare records of DIR/plan.txt, else compare lines of the .matrix file in DIR */
+int read_declared(const char *dir, struct declared **out);
 
 struct analysis {
 	const struct run_table *table;
@@ -198,11 +208,16 @@ struct analysis {
 	int nstudies;
 	struct study *studies;
 	int n_ok, n_crashed, n_failed;
-	int family;              /* primary comparisons in the BH adjustment */
-	int n_sig;
+	int ndeclared;
+	struct declared *declared;
+	int family;              /* the confirmatory family: declared x primary x studies */
+	int n_sig;               /* of it, significant after Holm at 5% */
 };
 
-struct analysis *analyse(const struct run_table *t, int notes);
+#define FAMILY_ALPHA 0.05    /* Holm's familywise error over the declared family */
+struct analysis *analyse(const struct run_table *t, int notes, const struct declared *declared,
+			 int ndeclared);
+const char *marginal_note(void); /* "marginal, not adjusted" */
 int metric_index(const struct analysis *a, const char *name);
 int study_group_of(const struct study *s, int combo); /* -1 absent */
 char *term_name(const struct analysis *a, const struct study *s, int design, uint32_t term);
@@ -242,6 +257,7 @@ struct provenance;
 /* summary.json: the provenance and summary.csv's cells */
 void write_summary_json(const struct analysis *a, const struct provenance *p, const char *path);
 void write_effects(const struct analysis *a, const char *path);
+void write_comparisons(const struct analysis *a, const char *path);
 void write_plot_data(const struct analysis *a, const char *dir);
 char *study_slug(const struct analysis *a, int s);
 

@@ -385,3 +385,55 @@ char *provenance_dir(const char *csv_path)
 		return xstrdup("/");
 	return xasprintf("%.*s", (int)(slash - csv_path), csv_path);
 }
+
+/* The matrix's declared comparisons: compare records of DIR/plan.txt (the
+ * planner's, "compare TAB A TAB B"); without a plan.txt, "compare A B"
+ * lines of the .matrix file in DIR. */
+int read_declared(const char *dir, struct declared **out)
+{
+	char *path = xasprintf("%s/plan.txt", dir), *text = read_whole_file(path, NULL);
+	int n = 0, cap = 0, from_matrix = 0;
+	const char *sep = "\t";
+
+	free(path);
+	*out = NULL;
+	if (!text) {
+		DIR *dh = opendir(dir);
+		struct dirent *e;
+
+		while (dh && (e = readdir(dh)) && !text) {
+			size_t len = strlen(e->d_name);
+
+			if (len > 7 && !strcmp(e->d_name + len - 7, ".matrix")) {
+				path = xasprintf("%s/%s", dir, e->d_name);
+				text = read_whole_file(path, NULL);
+				free(path);
+			}
+		}
+		if (dh)
+			closedir(dh);
+		from_matrix = 1;
+		sep = " \t\r";
+	}
+	if (!text)
+		return 0;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *hash = from_matrix ? strchr(line, '#') : NULL, *ws, *kind, *a, *b;
+
+		if (hash)
+			*hash = 0;
+		kind = strtok_r(line, sep, &ws);
+		if (!kind || strcmp(kind, "compare"))
+			continue;
+		a = strtok_r(NULL, sep, &ws);
+		b = strtok_r(NULL, sep, &ws);
+		if (!a || !b)
+			continue;
+		if (n == cap)
+			*out = xrealloc(*out, (cap = cap ? 2 * cap : 8) * sizeof(**out));
+		(*out)[n].combo = xstrdup(a);
+		(*out)[n++].reference = xstrdup(b);
+	}
+	free(text);
+	return n;
+}

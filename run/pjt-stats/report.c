@@ -269,7 +269,8 @@ static char *comparison_cell(const struct comparison *c, int is_ratio)
 	lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 	hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	level = format_level(c->level);
-	q = !c->primary ? xstrdup("") : isnan(c->q) ? xstrdup(", no test") : xasprintf(", q=%.3g", c->q);
+	q = isnan(c->p) ? xstrdup(", no test") : c->confirmatory ? xasprintf(", Holm p=%.3g", c->q)
+		: xasprintf(", p=%.3g", c->p);
 	cell = xasprintf("%s [%s, %s] %s, %d %ss%s%s%s%s%s", v, lo, hi, level, c->n_units, c->unit, q,
 			 c->sig ? " *" : "", *c->note ? " (" : "", c->note, *c->note ? ")" : "");
 	free(v);
@@ -282,7 +283,9 @@ static char *comparison_cell(const struct comparison *c, int is_ratio)
 
 static char *star_legend(const struct analysis *a)
 {
-	return xasprintf("* = significant after Benjamini-Hochberg FDR 5%% over %d comparisons (the primary metrics' ratios and effects of this report; %d significant). Secondary metrics carry no stars.",
+	if (!a->ndeclared)
+		return xstrdup("No comparison is starred: the matrix declares none (compare lines), so every p and interval here is marginal, not adjusted.");
+	return xasprintf("* = resolved after Holm's adjustment at 5%% over the declared family of %d tests (the matrix's compare lines x primary metrics x topologies x workloads; %d resolved). Every other p and interval is marginal, not adjusted, and never starred.",
 			 a->family, a->n_sig);
 }
 
@@ -559,7 +562,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	heading(d, 2, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
 	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction: how much the bit's ratio changes with the other bit, 1 = none). A count that is 0 in some run of a comparison is taken as log(x+1) in every block of it; a 0 in another metric drops that block; the note says which.");
-	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us; their ratios and effects form one family, adjusted by Benjamini-Hochberg (q = adjusted p). With 4 blocks the smallest possible p is 2/16 = 0.125, so nothing can be significant; 6 blocks are the fewest that can reach p < 0.05 (2/64), and after the adjustment over many comparisons 8 or more are needed in practice. The family's comparisons share references, a positive dependence under which Benjamini-Hochberg keeps its false discovery rate.");
+	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us. The confirmatory family is the matrix's declared comparisons (compare lines) x the primary metrics each workload measured x topologies x workloads, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's). Every other comparison (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest sign-test p is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints that check per declared comparison.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 	para(d, "Reference points are found by their feature sets, whatever the combination is called: stock = no bit; legacy-6.1 = LEGACY_LOAD; rfc-before = PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD (3.7's rules on the instantaneous metric, the RFC's Without_patchset); rfc-pelt = the same four rule bits without LEGACY_LOAD; rfc-after = the six PJT_* bits (With_patchset).");
@@ -602,10 +605,10 @@ static char *comparison_sentence(const struct analysis *a, const struct study *s
 				 c->value, c->n_units, c->unit);
 	else {
 		char *lo = ratio_number(c->lo), *hi = ratio_number(c->hi);
-		char *verdict = !c->primary ? xstrdup("a secondary metric, not tested")
-			: isnan(c->q) ? xstrdup("no test possible")
-			: xasprintf("Benjamini-Hochberg q = %.3g: %s", c->q,
-				    c->sig ? "significant *" : "not significant after the adjustment");
+		char *verdict = isnan(c->p) ? xstrdup("no test possible")
+			: !c->confirmatory ? xasprintf("p = %.3g, %s", c->p, marginal_note())
+			: xasprintf("declared: Holm-adjusted p = %.3g: %s", c->q,
+				    c->sig ? "resolved *" : "not resolved in the family");
 
 		base = xasprintf("%s (paired ratio %.3f, %s interval %s..%s over %d %ss; %s).", change,
 				 c->value, level, lo, hi, c->n_units, c->unit, verdict);
@@ -823,9 +826,13 @@ static char *compact_cell(const struct comparison *c, int is_ratio)
 	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	char *level = format_level(c->level);
 	/* every comparison states its own number of units */
-	char *cell = isnan(c->level) ? xasprintf("%s, %d %s%s, q=%.3g", v, c->n_units, c->unit,
-						  c->n_units == 1 ? "" : "s", c->q)
-		: xasprintf("%s [%s, %s] %s over %d %ss, q=%.3g", v, lo, hi, level, c->n_units, c->unit, c->q);
+	char *test = c->confirmatory ? xasprintf("Holm p=%.3g", c->q)
+		: xasprintf("p=%.3g, %s", c->p, marginal_note());
+	char *cell = isnan(c->level) ? xasprintf("%s, %d %s%s, %s", v, c->n_units, c->unit,
+						  c->n_units == 1 ? "" : "s", test)
+		: xasprintf("%s [%s, %s] %s over %d %ss, %s", v, lo, hi, level, c->n_units, c->unit, test);
+
+	free(test);
 
 	free(v);
 	free(lo);
@@ -845,27 +852,41 @@ static int study_primaries(const struct analysis *a, const struct study *st, int
 	return n;
 }
 
-/* One sentence: what one combination did against one reference. */
-static char *resolved_sentence(const struct analysis *a, const struct study *st, int g, int r,
-			       const char *label, int *resolved, int *tested)
+/* Whether a comparison is named as a change: a declared one when Holm
+ * resolved it; any other when its marginal p is at most 0.05 (its interval
+ * then excludes 1), labelled marginal, not adjusted. */
+static int names_change(const struct comparison *c)
+{
+	if (!c || !c->present || isnan(c->p) || isnan(c->value))
+		return 0;
+	return c->confirmatory ? c->sig : c->p <= 0.05;
+}
+
+/* One sentence: what one combination did against one reference, over the
+ * comparisons cs[nmetrics]. */
+static char *declared_sentence(const struct analysis *a, const struct study *st,
+				 const struct comparison *cs, const char *label, const char *name,
+				 const char *ref, int *resolved, int *tested)
 {
 	int *prim = xmalloc((a->nmetrics + 1) * sizeof(int)), np = study_primaries(a, st, prim);
 	char *changed = xstrdup(""), *unresolved = xstrdup(""), *s;
-	const char *ref = a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name;
+	int marginal = 0;
 
 	for (int i = 0; i < np; i++) {
-		const struct comparison *c = ratio_of_group(st, g, r, prim[i]);
+		const struct comparison *c = cs ? &cs[prim[i]] : NULL;
 		char **into, *next;
 
 		if (!c || isnan(c->p))
 			continue;
 		(*tested)++;
-		if (c->sig && !isnan(c->value)) {
+		marginal |= !c->confirmatory;
+		if (names_change(c)) {
 			char *phrase = change_phrase(a->metric_names[prim[i]], c->value);
 			char *cell = compact_cell(c, 1);
 
 			(*resolved)++;
-			next = xasprintf("%s%s%s (%s)", changed, *changed ? ", " : "", phrase, cell);
+			next = xasprintf("%s%s%s (%s%s)", changed, *changed ? ", " : "", phrase, cell,
+					 c->sig ? " *" : "");
 			free(phrase);
 			free(cell);
 			into = &changed;
@@ -881,55 +902,56 @@ static char *resolved_sentence(const struct analysis *a, const struct study *st,
 	if (!*changed && !*unresolved)
 		s = NULL;
 	else if (!*changed)
-		s = xasprintf("%s%s against %s: nothing resolved (%s).", label, a->combos[st->groups[g].combo].name,
-			      ref, unresolved);
+		s = xasprintf("%s%s against %s: %s (%s).", label, name, ref,
+			      marginal ? "nothing beyond the noise" : "nothing resolved", unresolved);
 	else
-		s = xasprintf("%s%s against %s: %s%s%s.", label, a->combos[st->groups[g].combo].name, ref,
-			      changed, *unresolved ? "; nothing resolved for " : "", unresolved);
+		s = xasprintf("%s%s against %s: %s%s%s.", label, name, ref, changed,
+			      *unresolved ? (marginal ? "; nothing beyond the noise for " : "; nothing resolved for ") : "",
+			      unresolved);
 	free(changed);
 	free(unresolved);
 	free(prim);
 	return s;
 }
 
-/* Why nothing in a study was resolved: the units, the smallest p they
- * allow, the smallest q reached. */
+static char *resolved_sentence(const struct analysis *a, const struct study *st, int g, int r,
+			       const char *label, int *resolved, int *tested)
+{
+	return declared_sentence(a, st, st->groups[g].ratio[r], label,
+				   a->combos[st->groups[g].combo].name,
+				   a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name, resolved, tested);
+}
+
+/* Why no declared comparison of a study was resolved: the units, the
+ * smallest p they allow against Holm's first threshold, or the smallest
+ * adjusted p reached. */
 static char *nothing_resolved_reason(const struct analysis *a, const struct study *st)
 {
 	int units = 0;
 	const char *unit = "unit";
-	double best_q = NAN, best_p = NAN;
+	double best_q = NAN, best_p = NAN, need = FAMILY_ALPHA / (a->family ? a->family : 1);
 
-	for (int g = 0; g < st->ngroups; g++)
-		for (int r = 0; r < NRATIOS; r++)
-			for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++) {
-				const struct comparison *c = &st->groups[g].ratio[r][m];
+	for (int d = 0; d < a->ndeclared; d++)
+		for (int m = 0; st->decl[d] && m < a->nmetrics; m++) {
+			const struct comparison *c = &st->decl[d][m];
 
-				if (!c->primary || isnan(c->p))
-					continue;
-				if (c->n_units > units) {
-					units = c->n_units;
-					unit = c->unit;
-				}
-				if (isnan(best_q) || c->q < best_q) {
-					best_q = c->q;
-					best_p = c->p;
-				}
+			if (!c->confirmatory || isnan(c->p))
+				continue;
+			if (c->n_units > units) {
+				units = c->n_units;
+				unit = c->unit;
 			}
-	for (int e = 0; e < st->neffects; e++) {
-		const struct comparison *c = &st->effects[e].c;
-
-		if (c->primary && !isnan(c->p) && (isnan(best_q) || c->q < best_q)) {
-			best_q = c->q;
-			best_p = c->p;
+			if (isnan(best_q) || c->q < best_q) {
+				best_q = c->q;
+				best_p = c->p;
+			}
 		}
-	}
 	if (!units)
-		return xstrdup("no primary comparison could be tested here (no reference point beside another combination, or no block holding both)");
-	if (units <= EXACT_P_MAX_N && ldexp(2, -units) > FDR_Q)
-		return xasprintf("n too small: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, above 0.05, so nothing could be significant at any adjustment; 6 units are the fewest that can reach 0.05 and, after the adjustment over many comparisons, 8 or more are needed in practice",
-				 units, unit, units, ldexp(2, -units));
-	return xasprintf("over %d %ss the smallest adjusted q is %.3g (p = %.3g) in a family of %d comparisons: the changes in the sections below are within the noise at this number of %ss",
+		return xstrdup("no declared comparison could be tested here (a side is missing, or no block holds both)");
+	if (sign_test_min_p(units) > need)
+		return xasprintf("this design cannot resolve anything: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, and Holm over the family of %d needs %.3g",
+				 units, unit, units, sign_test_min_p(units), a->family, need);
+	return xasprintf("over %d %ss the smallest Holm-adjusted p is %.3g (p = %.3g) in the family of %d: the declared changes are within the noise at this number of %ss",
 			 units, unit, best_q, best_p, a->family, unit);
 }
 
@@ -1045,26 +1067,76 @@ static void crashed_cells(struct doc *d, const struct analysis *a)
 		fputs("\n", d->md);
 }
 
-/* The report's first section: for each workload, each combination and
- * primary metric, what changed beyond the noise after the adjustment,
- * or "nothing resolved" and why; the RFC's table beside ours. */
+/* The declared questions: one family, Holm; the verdict. */
+static void declared_summary(struct doc *d, const struct analysis *a)
+{
+	char *text;
+
+	heading(d, 3, "The declared questions (confirmatory)");
+	if (!a->ndeclared) {
+		para(d, "This matrix declares no comparison (a `compare COMBO REFERENCE` line): nothing here is confirmatory and nothing is starred; every interval and p below is marginal, not adjusted.");
+		return;
+	}
+	text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
+			 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,
+			 a->n_sig == 1 ? "is" : "are");
+	para(d, text);
+	free(text);
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		int resolved = 0, tested = 0;
+		char *where = topology_text(d, st->topology);
+
+		for (int k = 0; k < a->ndeclared; k++) {
+			char *label = xasprintf("%s, %s: ", st->workload, where);
+			char *sentence = declared_sentence(a, st, st->decl[k], label, a->declared[k].combo,
+							     a->declared[k].reference, &resolved, &tested);
+
+			if (sentence)
+				bullet(d, sentence);
+			else {
+				char *none = xasprintf("%s%s against %s: not tested (%s).", label, a->declared[k].combo,
+						       a->declared[k].reference,
+						       st->decl[k] && *st->decl[k][0].note ? st->decl[k][0].note : "no primary metric");
+
+				bullet(d, none);
+				free(none);
+			}
+			free(sentence);
+			free(label);
+		}
+		fputs("\n", d->md);
+		if (!resolved) {
+			char *why = nothing_resolved_reason(a, st);
+
+			text = xasprintf("Not resolved in %s, %s: %s.", st->workload, where, why);
+			para(d, text);
+			free(text);
+			free(why);
+		}
+		free(where);
+	}
+}
+
+/* The report's first section: the crashed cells, the declared family's
+ * verdict (Holm), then per workload what the other comparisons show,
+ * marginal and not adjusted; the RFC's table beside ours. */
 static void summary_section(struct doc *d, const struct analysis *a)
 {
 	char *text;
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	crashed_cells(d, a);
-	text = xasprintf("A change is named here only when it is significant after the Benjamini-Hochberg adjustment at 5%% over all %d primary comparisons of this report (%d of them are): a paired ratio of a primary metric (%s) of a combination to a reference point, or a bit's factorial effect, with its interval at its exact level and its adjusted q. Everything else is \"nothing resolved\": no change larger than the noise of these runs, which is not the same as no change. Every ratio and its interval are in the sections below.",
-			 a->family, a->n_sig, "pulls, migrations, throughput, wake-up p99");
-	para(d, text);
-	free(text);
+	declared_summary(d, a);
+	heading(d, 3, "Exploratory: marginal, not adjusted");
+	para(d, "Every other comparison: each combination against the reference points (stock; rfc-before and rfc-pelt for the RFC's change and its decomposition) and each bit's factorial effect. A change is named when its own p is at most 0.05 (its interval then excludes 1); these are marginal, not adjusted for the many comparisons made, never starred and not part of the verdict above: read them as leads for a matrix that declares them.");
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 		int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
 		char *where = topology_text(d, st->topology);
 		char *title = xasprintf("%s, %s", st->workload, where);
 
-		heading(d, 3, title);
+		heading(d, 4, title);
 		free(title);
 		free(where);
 		for (int g = 0; g < st->ngroups; g++) {
@@ -1109,7 +1181,7 @@ static void summary_section(struct doc *d, const struct analysis *a)
 						free(changes);
 						changes = NULL;
 					}
-				if (ef->c.sig) {
+				if (names_change(&ef->c)) {
 					eff_resolved++;
 					resolved++;
 				}
@@ -1119,10 +1191,11 @@ static void summary_section(struct doc *d, const struct analysis *a)
 					const struct effect *x = &st->effects[e2];
 					char *cell, *next;
 
-					if (x->design != ef->design || x->term != ef->term || !x->c.primary || !x->c.sig)
+					if (x->design != ef->design || x->term != ef->term || !x->c.primary ||
+					    !names_change(&x->c))
 						continue;
 					cell = compact_cell(&x->c, 0);
-					next = xasprintf("%s%s%s %s per run (%s)", changes, *changes ? ", " : "",
+					next = xasprintf("%s%s%s %s (%s)", changes, *changes ? ", " : "",
 							 metric_noun(a->metric_names[x->metric]),
 							 x->c.value > 1 ? "up" : "down", cell);
 					free(cell);
@@ -1140,26 +1213,17 @@ static void summary_section(struct doc *d, const struct analysis *a)
 				free(changes);
 			}
 			if (!eff_resolved && eff_tested) {
-				text = xasprintf("Bits (factorial effects): nothing resolved in %d primary effect%s tested.",
+				text = xasprintf("Bits (factorial effects): nothing beyond the noise in %d primary effect%s tested.",
 						 eff_tested, eff_tested == 1 ? "" : "s");
 				bullet(d, text);
 				free(text);
 			}
 		}
 		fputs("\n", d->md);
-		if (!resolved) {
-			char *why = nothing_resolved_reason(a, st);
-
-			text = xasprintf("Nothing resolved in this workload: %s.", why);
-			para(d, text);
-			free(text);
-			free(why);
-		} else {
-			text = xasprintf("%d of the %d primary comparisons of this workload resolved a change.",
-					 resolved, tested);
-			para(d, text);
-			free(text);
-		}
+		text = xasprintf("%d of the %d other primary comparisons of this workload have a marginal p <= 0.05 (%s).",
+				 resolved, tested, marginal_note());
+		para(d, text);
+		free(text);
 	}
 	rfc_tables(d, a);
 }
