@@ -405,6 +405,28 @@ if [ -x "$matrix" ]; then
 	"$matrix" --dry-run "$fixtures/good-boots.matrix" >"$tmp/o" 2>&1
 	check "--dry-run shows each run's boot" \
 		sh -c "grep -q 'boots 3 per topology' '$tmp/o' && [ \$(grep -c '  boot 3 ' '$tmp/o') = 8 ]"
+	# declared questions and power before running
+	"$matrix" --dry-run "$top/feat-matrix/quick.matrix" >"$tmp/o" 2>&1
+	check "quick.matrix declares rfc-after vs rfc-before; --dry-run: 10 boots, smallest p 2/2^10 clears Holm over its family of 6" \
+		grep -qx 'compare rfc-after rfc-before: 10 boots: smallest p 2/2^10 = 0.00195; Holm over the family of 6 needs 0.00833: can resolve it' "$tmp/o"
+	quick_minutes() { # the estimate of quick.matrix: about 5 minutes (at most 5 min 30 s)
+		est=$(sed -n 's/.*estimated duration \([0-9]*\)m\([0-9]*\)s.*/\1 \2/p' "$tmp/o")
+		echo "estimate: $est"
+		[ -n "$est" ] && [ $(( ${est% *} * 60 + ${est#* } )) -le 330 ]
+	}
+	check "quick.matrix's estimate stays about 5 minutes (<= 5 min 30 s)" quick_minutes
+	"$matrix" --dry-run "$top/feat-matrix/rfc.matrix" >"$tmp/o" 2>&1
+	check "rfc.matrix declares the RFC's change and its decomposition; --dry-run says its 6 boots cannot resolve a family of 48" \
+		sh -c "grep -q '^compare rfc-after rfc-before: 6 boots: smallest p 2/2^6 = 0.0312; Holm over the family of 48 needs 0.00104: this design cannot resolve anything' '$tmp/o' &&
+		       grep -q '^compare rfc-pelt rfc-before: ' '$tmp/o' && grep -q '^compare rfc-after rfc-pelt: ' '$tmp/o'"
+	"$matrix" --dry-run "$fixtures/good-boots.matrix" >"$tmp/o" 2>&1
+	check "a matrix without compare lines: --dry-run says everything will be exploratory" \
+		grep -q '^no compare line: no declared question' "$tmp/o"
+	printf 'smp 4\nduration 1s\nreps 2\ncombo stock\ncombo a PJT_BUSIEST\ncompare a nosuch\ncompare a a\ncompare a stock\ncompare stock a\nworkload duty threads=2\n' >"$tmp/cmp.matrix"
+	"$plan_tool" "$tmp/cmp.matrix" >"$tmp/o" 2>"$tmp/e"
+	check "compare lines: an unknown name, a combo against itself, a pair declared twice: FILE:LINE errors, exit 2" \
+		sh -c "[ $? = 2 ] && grep -q 'cmp.matrix:6: compare: no combo or factorial cell is named .nosuch.' '$tmp/e' &&
+		       grep -q 'cmp.matrix:7: compare: .a. against itself' '$tmp/e' && grep -q 'cmp.matrix:9: compare stock a: declared already (line 8)' '$tmp/e'"
 	"$matrix" --dry-run "$tmp" >/dev/null 2>"$tmp/e"
 	check "run/matrix: a directory as the matrix is a clear error (exit 2)" \
 		sh -c "[ $? = 2 ] && grep -q 'not a matrix file (a directory)' '$tmp/e'"

@@ -439,6 +439,12 @@ check "crashed cells come first in the summary, and each comparison states its o
 	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls over 3 boots' &&
 	       grep '^- rfc-before against stock' '$tmp/cf.sum' | head -1 | grep -q 'over 6 boots'"
 
+# patch 17's PJT_CLASSIFY beside the RFC's reference points: still them
+gen "$tmp/classify.csv" seed=1 reps=4 "combos=stock=none;rfc-before=PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD;rfc-after=PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY"
+"$top/run/stats" -q -o "$tmp/classify" "$tmp/classify.csv"
+check "rfc-before and rfc-after with PJT_CLASSIFY (patch 17) are the RFC's reference points: rfc-after has its ratio to rfc-before" \
+	expect_fields "$tmp/classify/summary.csv" rfc-after duty migrations "ratio_to_rfc_before_units=4"
+
 # every 2^k design: bits.matrix's shape (each bit alone, and with LEGACY_LOAD)
 bits="stock=none;L=LEGACY_LOAD;S=PJT_SHORT_TASKS;B=PJT_BUSIEST;I=PJT_IDLEST"
 bits="$bits;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LI=LEGACY_LOAD+PJT_IDLEST"

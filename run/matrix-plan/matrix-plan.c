@@ -133,6 +133,9 @@ static struct {
 	int seed_line;
 	struct combo combos[MAX_COMBOS];
 	int nr_combos;
+	/* compare A B: the declared questions (the confirmatory family) */
+	struct { char a[TEXT_MAX], b[TEXT_MAX]; int line; } compares[MAX_COMBOS];
+	int nr_compares;
 	struct workload workloads[MAX_WORKLOADS];
 	int nr_workloads;
 	struct topology topologies[MAX_TOPOLOGIES];
@@ -1112,6 +1115,87 @@ static void check_workloads(void)
 	}
 }
 
+/* compare COMBO REFERENCE: a declared question. The names are checked
+ * once every combo and factorial cell is known (check_compares). */
+static void do_compare(int line, int argc, char **argv)
+{
+	if (argc != 3) {
+		error_at(line, "usage: compare COMBO REFERENCE (two combo or factorial cell names)");
+		return;
+	}
+	if (!strcmp(argv[1], argv[2])) {
+		error_at(line, "compare: '%s' against itself", argv[1]);
+		return;
+	}
+	for (int i = 0; i < m.nr_compares; i++)
+		if ((!strcmp(m.compares[i].a, argv[1]) && !strcmp(m.compares[i].b, argv[2])) ||
+		    (!strcmp(m.compares[i].a, argv[2]) && !strcmp(m.compares[i].b, argv[1]))) {
+			error_at(line, "compare %s %s: declared already (line %d)", argv[1], argv[2],
+				 m.compares[i].line);
+			return;
+		}
+	if (m.nr_compares == MAX_COMBOS) {
+		error_at(line, "too many compare lines (at most %d)", MAX_COMBOS);
+		return;
+	}
+	snprintf(m.compares[m.nr_compares].a, TEXT_MAX, "%s", argv[1]);
+	snprintf(m.compares[m.nr_compares].b, TEXT_MAX, "%s", argv[2]);
+	m.compares[m.nr_compares++].line = line;
+}
+
+static void check_compares(void)
+{
+	for (int i = 0; i < m.nr_compares; i++)
+		for (int side = 0; side < 2; side++) {
+			const char *name = side ? m.compares[i].b : m.compares[i].a;
+
+			if (!find_combo_name(name))
+				error_at(m.compares[i].line, "compare: no combo or factorial cell is named '%s'",
+					 name);
+		}
+}
+
+/* The primary metrics a workload measures (analysis.c's list): pjtload's
+ * modes pulls, migrations, wake-up p99 and a throughput; hackbench pulls
+ * and messages/s; rt-app pulls. Sizes the declared family before a run. */
+static int workload_primaries(const struct workload *w)
+{
+	if (!strcmp(w->kind, "crash"))
+		return 0;
+	if (w->mode >= 0)
+		return 4;
+	if (!strcmp(w->kind, "hackbench"))
+		return 2;
+	return 1;
+}
+
+/* Power before running: per declared comparison, its units (boots, or the
+ * blocks of one boot), the smallest p the exact sign test can give, 2/2^n,
+ * and Holm's first threshold over the family, 0.05/F: when the smallest p
+ * is above it, nothing in the family can be resolved.
+ *   power A B UNITS UNIT MIN_P FAMILY NEEDED 0|1 */
+static void print_power(void)
+{
+	int per = 0, family;
+	long units = m.boots >= 2 ? m.boots : m.reps;
+	double min_p = 2;
+
+	for (long i = 0; i < units && min_p > 1e-300; i++)
+		min_p /= 2; /* 2/2^n, without libm */
+
+	for (int i = 0; i < m.nr_workloads; i++)
+		per += workload_primaries(&m.workloads[i]);
+	family = m.nr_compares * per * m.nr_topologies;
+	printf("family\t%d\n", family);
+	for (int i = 0; i < m.nr_compares; i++) {
+		double need = 0.05 / (family ? family : 1);
+
+		printf("power\t%s\t%s\t%ld\t%s\t%.3g\t%d\t%.3g\t%d\n", m.compares[i].a, m.compares[i].b,
+		       units, m.boots >= 2 ? "boots" : "blocks", min_p > 1 ? 1 : min_p, family, need,
+		       min_p <= need);
+	}
+}
+
 struct directive {
 	const char *name;
 	void (*parse)(int line, int argc, char **argv);
@@ -1121,7 +1205,7 @@ static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
 	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "trace", do_trace }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
-	{ "workload", do_workload }, { NULL, NULL },
+	{ "workload", do_workload }, { "compare", do_compare }, { NULL, NULL },
 };
 
 static void parse_line(int line, char *text)
@@ -1160,7 +1244,7 @@ static void parse_line(int line, char *text)
 		;
 	if (!d->name) {
 		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting trace settle seed "
-			 "combo factorial tunable workload)", argv[0]);
+			 "combo factorial tunable workload compare)", argv[0]);
 		return;
 	}
 	d->parse(line, argc, argv);
@@ -1222,6 +1306,7 @@ static int parse_file(const char *path)
 			error_at(line, "no 'name' line and the file name is not usable as one");
 	}
 	expand_factorials();
+	check_compares();
 	if (m.nr_combos == 0)
 		error_at(line, "no 'combo' or 'factorial' line: nothing to compare");
 	if (m.nr_workloads == 0)
@@ -1363,6 +1448,9 @@ static void print_plan(void)
 		features_text(m.combos[i].bits, feat, sizeof(feat));
 		printf("combo\t%s\t%s\n", m.combos[i].name, feat);
 	}
+	for (int i = 0; i < m.nr_compares; i++)
+		printf("compare\t%s\t%s\n", m.compares[i].a, m.compares[i].b);
+	print_power();
 	for (int i = 0; i < m.nr_workloads; i++) {
 		const struct workload *w = &m.workloads[i];
 		const char *base = strrchr(w->file, '/');
@@ -1433,7 +1521,9 @@ static void usage(FILE *out)
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
 	      "  boots N | counting 0|1 | trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
-	      "  combo NAME FEATURES | workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
+	      "  combo NAME FEATURES | compare COMBO REFERENCE | family N\n"
+	      "  power COMBO REFERENCE UNITS boots|blocks MIN_P FAMILY HOLM_NEEDS 0|1\n"
+	      "  workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
 	      "(BOOT: which of the topology's N boots holds the run's repetition block.)\n"
 	      "pjtload workloads are checked by pjtload's own parser against each\n"

@@ -271,7 +271,7 @@ static void collect_combos(struct analysis *a, int *row_combo)
 	const struct run_table *t = a->table;
 	struct strmap names = { 0 };
 	int next_palette = 0, *order;
-	int64_t ref_bits[NREFS];
+	int64_t ref_bits[NREFS], classify;
 
 	a->combos = xmalloc(t->nrows * sizeof(struct combo));
 	for (int r = 0; r < t->nrows; r++) {
@@ -298,10 +298,16 @@ static void collect_combos(struct analysis *a, int *row_combo)
 	map_free(&names);
 	for (int i = 0; i < NREFS; i++)
 		ref_bits[i] = feature_bits(a, reference_features[i], 0, 0);
+	/* patch 17 puts 3.7's group classification (PJT_CLASSIFY) beside the
+	 * RFC's reference points: rfc-before, rfc-pelt, rfc-after with it are
+	 * the same points (runs.csv from before it has them without) */
+	classify = feature_bits(a, "PJT_CLASSIFY", 0, 0);
 	for (int c = 0; c < a->ncombos; c++) {
 		a->combos[c].reference = -1;
 		for (int i = 0; i < NREFS; i++)
-			if (ref_bits[i] == a->combos[c].bits)
+			if (ref_bits[i] == a->combos[c].bits ||
+			    (i >= REF_RFC_BEFORE && ref_bits[i] >= 0 && classify > 0 &&
+			     (ref_bits[i] | classify) == a->combos[c].bits))
 				a->combos[c].reference = i;
 		a->combos[c].colour = c; /* the old index, until sorted */
 	}
