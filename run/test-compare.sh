@@ -122,20 +122,26 @@ check "--fail-above 5%: a real regression (rfc-after's pulls, migrations, wake-u
 	       grep -q 'worse, beyond 5%: REGRESSION' '$tmp/worse.out'"
 check "--fail-above: a tripled throughput (better) is never a regression" \
 	sh -c "! grep -q '^  A: records_per_s' '$tmp/worse.out' && ! grep -q '^  A: ops_per_s' '$tmp/worse.out'"
-check "--fail-above 5%: the null folder passes, exit 0" \
-	sh -c "'$compare' --fail-above 5% '$B' '$N' >'$tmp/null.out' 2>&1 && grep -q '^--fail-above 5%: no primary metric regressed beyond it (exit 0)' '$tmp/null.out'"
+check "--fail-above 5%: the null folder is no regression, but 8 noisy boots cannot exclude 5%: inconclusive, its own exit 5" \
+	sh -c "'$compare' --fail-above 5% '$B' '$N' >'$tmp/null.out' 2>&1; [ \$? -eq 5 ] &&
+	       grep -q '^--fail-above 5%: inconclusive (exit 5): nothing regressed, but [0-9]* primary comparisons cannot exclude a change beyond it' '$tmp/null.out'"
+check "--fail-above 400% on the null folder: every interval excludes a 5x change: pass, exit 0" \
+	sh -c "'$compare' '$B' '$N' --fail-above=400% >'$tmp/null4.out' 2>&1 &&
+	       grep -q '^--fail-above 400%: no primary metric regressed beyond it, and every interval excludes such a change (exit 0)' '$tmp/null4.out'"
 threshold_matters() { # significant regressions of about 3x pass a 400% threshold
-	"$compare" --fail-above 400 --json "$tmp/t400.json" "$B" "$W" >/dev/null 2>&1 || return 1
+	"$compare" --fail-above 400 --json "$tmp/t400.json" "$B" "$W" >/dev/null 2>&1
+	[ $? -ne 1 ] || return 1
 	python3 - "$tmp/t400.json" <<'EOF' || return 1
 import json, sys
 d = json.load(open(sys.argv[1]))
 worse = [c for c in d["comparisons"] if c["significant"] and c["change"] == "worse"]
 print(len(worse), "significantly worse cells, ratios", sorted(round(c["ratio"], 2) for c in worse))
 assert worse and all(c["ratio"] < 5 and not c["regressed"] for c in worse)
-assert d["verdict"]["exit"] == 0 and d["verdict"]["fail_above_pct"] == 400
+assert d["verdict"]["exit"] in (0, 5) and d["verdict"]["regressions"] == 0 and d["verdict"]["fail_above_pct"] == 400
+assert d["verdict"]["outcome"] == ("pass" if d["verdict"]["exit"] == 0 else "inconclusive")
 EOF
 }
-check "--fail-above 400 (no % sign): the same significant regressions, all below 5x, pass (exit 0)" threshold_matters
+check "--fail-above 400 (no % sign): the same significant regressions, all below 5x, are no regression (exit 0 or inconclusive 5)" threshold_matters
 check "--fail-above with the three folders exits 1 (one folder regressed)" \
 	sh -c "'$compare' --fail-above 5% '$B' '$N' '$W' >/dev/null 2>&1; [ \$? -eq 1 ]"
 null_seeds() { # 12 null pairs: at most 1 may have any star (BH: <= 5% under the null)
@@ -145,7 +151,7 @@ null_seeds() { # 12 null pairs: at most 1 may have any star (BH: <= 5% under the
 		folder null-b -v seed=$((200 + s))
 		"$compare" --fail-above 5% "$tmp/null-a" "$tmp/null-b" >"$tmp/null-s" 2>&1
 		rc=$?
-		[ $rc -eq 0 ] || [ $rc -eq 1 ] || { echo "seed $s: exit $rc"; return 1; }
+		[ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 5 ] || { echo "seed $s: exit $rc"; return 1; }
 		grep -Eq '  \*  (better|worse|higher|lower)' "$tmp/null-s" && any=$((any + 1))
 	done
 	echo "$any of 12 null pairs with a star"
@@ -154,10 +160,20 @@ null_seeds() { # 12 null pairs: at most 1 may have any star (BH: <= 5% under the
 check "null data, 12 seeded pairs: at most 1 with any star after the adjustment" null_seeds
 folder three-a -v seed=31 -v boots=3
 folder three-b -v seed=32 -v boots=3 -v effect=rfc-after:3
-check "3 boots a side: nothing can be starred (smallest p 0.1); said, and --fail-above cannot fail (warned, exit 0)" \
-	sh -c "'$compare' --fail-above 5% '$tmp/three-a' '$tmp/three-b' >'$tmp/few.out' 2>'$tmp/few.err' &&
+check "3 boots a side with --fail-above: refused (exit 3), fewer than --min-boots 6 a side" \
+	sh -c "'$compare' --fail-above 5% '$tmp/three-a' '$tmp/three-b' >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 3 ] &&
+	       grep -q 'refused (--fail-above): .*3 boots in the baseline and 3 boots in A, fewer than --min-boots 6 a side' '$tmp/few.err'"
+check "... with --min-boots 3 a tripled metric is not a regression: the design cannot detect 5% (smallest p 0.1): inconclusive, exit 5" \
+	sh -c "'$compare' '$tmp/three-a' --min-boots=3 '$tmp/three-b' --fail-above 5% >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 5 ] &&
 	       grep -q 'no comparison can reach p <= 0.05 (the smallest possible p is 0.1)' '$tmp/few.out' &&
-	       grep -q 'warning: .*--fail-above cannot fail' '$tmp/few.err' && ! grep -Eq '  \\*  ' '$tmp/few.out'"
+	       grep -q '^--fail-above 5%: inconclusive (exit 5): the design cannot detect it' '$tmp/few.out' && ! grep -Eq '  \\*  ' '$tmp/few.out'"
+check "options anywhere, GNU style: BASE A --json F and --json=F give the same verdict as options first" \
+	sh -c "'$compare' '$B' '$W' --json '$tmp/late.json' --fail-above 5% >/dev/null 2>&1; [ \$? -eq 1 ] &&
+	       '$compare' '$B' --json='$tmp/late2.json' '$W' --fail-above=5% >/dev/null 2>&1; [ \$? -eq 1 ] &&
+	       grep -q '\"outcome\": \"regression\"' '$tmp/late.json' && grep -q '\"outcome\": \"regression\"' '$tmp/late2.json'"
+check "the gate's family is fixed: --all-metrics changes the table, not the verdict" \
+	sh -c "'$compare' --fail-above 5% --all-metrics --json '$tmp/all.json' '$B' '$W' >/dev/null 2>&1; [ \$? -eq 1 ] &&
+	       python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))[\"verdict\"]; w=json.load(open(sys.argv[2]))[\"verdict\"]; assert a[\"regressions\"] == w[\"regressions\"], (a, w)' '$tmp/all.json' '$tmp/worse.json'"
 
 # ---- machine-readable outputs
 csv_ok() {

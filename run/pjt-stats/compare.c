@@ -22,11 +22,17 @@
  * The geometric mean of a folder's ratios over all cells of a metric is a
  * summary of the table, not a test: it has no interval.
  *
- * --fail-above PCT: a primary metric regressed when its comparison is
- * starred and its ratio lies beyond PCT in the metric's worse direction
- * (metric_better() in analysis.c: lower is better for pulls, migrations and
- * wake-up latency, so ratio > 1 + PCT; higher is better for throughput, so
- * ratio < 1 - PCT). */
+ * --fail-above PCT: the gate's family is fixed: the primary metrics' comparisons
+ * of each folder (whatever --all-metrics shows), Holm at 5% within each
+ * folder. A primary metric regressed when its Holm-adjusted p <= 0.05 and
+ * its interval's bound nearest to 1 lies beyond PCT in the metric's worse
+ * direction (metric_better() in analysis.c: lower is better for pulls,
+ * migrations and wake-up latency, so lo > 1 + PCT; higher is better for
+ * throughput, so hi < 1 - PCT): the interval, not the point estimate.
+ * Inconclusive (exit 5) when nothing regressed but the design cannot
+ * detect the threshold: the family's smallest possible p is above Holm's
+ * first threshold, or some gated interval still reaches beyond PCT on the
+ * worse side (or has none). Fewer than --min-boots units a side: refused. */
 #include "pjt-stats.h"
 
 #include <errno.h>
@@ -39,6 +45,8 @@
 #define EXIT_REGRESSION 1
 #define EXIT_REFUSED 3
 #define EXIT_COMPARE_SYSTEM 4
+#define EXIT_INCONCLUSIVE 5
+#define GATE_MIN_UNITS 6     /* --fail-above's default minimum boots a side */
 
 static const char compare_usage[] =
 "usage: run/compare [options] BASE A [B ...]\n"
@@ -52,10 +60,16 @@ static const char compare_usage[] =
 "  --json FILE       also write the metadata, comparisons, geometric means and\n"
 "                    the verdict as JSON\n"
 "  --fail-above PCT  exit 1 when a primary metric regressed beyond PCT (\"5%%\" or\n"
-"                    \"5\"): significant after the adjustment and its ratio beyond\n"
-"                    1 + PCT where lower is better, below 1 - PCT where higher is\n"
-"                    better (so 100%% or more gates only the metrics where lower\n"
-"                    is better)\n"
+"                    \"5\"): its family is fixed, the primary metrics of each\n"
+"                    folder (not --all-metrics), Holm at 5%% within the folder;\n"
+"                    regressed = Holm p <= 0.05 and the interval's bound nearest\n"
+"                    1 beyond 1 + PCT where lower is better, below 1 - PCT where\n"
+"                    higher is better (the interval, not the point estimate);\n"
+"                    exit 5, inconclusive, when nothing regressed but the design\n"
+"                    cannot detect PCT (the smallest possible p misses Holm's\n"
+"                    threshold, or an interval still reaches beyond PCT)\n"
+"  --min-boots N     with --fail-above, refuse (exit 3) a cell with fewer than N\n"
+"                    units a side (default 6)\n"
 "  --all-metrics     compare every measured metric, not only the primary ones (the\n"
 "                    family of the adjustment grows with them)\n"
 "  --strict          refuse (exit 3) folders whose matrix differs from BASE's in\n"
@@ -82,10 +96,14 @@ static const char compare_usage[] =
 "  direction of the primary metrics (--fail-above's \"worse\"):\n"
 "            %s\n"
 "\n"
+"Options go anywhere on the command line, GNU style (--json F or --json=F).\n"
+"\n"
 "Exit: 0 no regression beyond --fail-above (or no --fail-above), 1 a primary\n"
-"metric regressed beyond it, 2 usage or bad input (a folder without a readable\n"
+"metric regressed beyond it, 5 inconclusive (--fail-above: the design cannot\n"
+"detect PCT), 2 usage or bad input (a folder without a readable\n"
 "runs.csv, a malformed runs.csv), 3 refused: a folder shares no cell with BASE\n"
-"(nothing to compare) or, with --strict, its matrix differs; 4 system error\n"
+"(nothing to compare), with --strict its matrix differs, or with --fail-above a\n"
+"cell has fewer than --min-boots units a side; 4 system error\n"
 "(an output that cannot be written).\n";
 
 struct folder {
@@ -113,6 +131,8 @@ struct cmp {                 /* one folder against the base: a cell, a metric */
 	double median_base, median;
 	double ratio, lo, hi, level, p, min_p, q;
 	int sig, change, regressed;
+	double gate_p;           /* Holm within the folder's primary comparisons; NaN: not gated */
+	int gate_open;           /* gated, not regressed, but PCT not excluded */
 	const char *note;
 };
 
@@ -123,7 +143,8 @@ struct compare {
 	char **metrics;
 	int ncmp, cap;
 	struct cmp *c;
-	int family, nsig, nregressed;
+	int family, nsig, nregressed, ninconclusive, gate_family_min, gate_unresolvable;
+	int min_boots;
 	double fail_above;       /* fraction; NaN: no gate */
 	double best_min_p;       /* smallest p any comparison can reach */
 	int all_metrics, strict;
@@ -564,7 +585,7 @@ static void compare_all(struct compare *c)
 					x->n_base = na;
 					x->unit_base = unit_a;
 					x->median_base = st->groups[g].metric[m].median;
-					x->ratio = x->lo = x->hi = x->level = x->p = x->q = x->min_p = x->median = NAN;
+					x->ratio = x->lo = x->hi = x->level = x->p = x->q = x->min_p = x->median = x->gate_p = NAN;
 					if (gf < 0 || mf < 0 || !sf->groups[gf].metric[mf].n) {
 						x->note = gf < 0 ? "not in this folder" : "not measured in this folder";
 						continue;
@@ -581,6 +602,56 @@ static void compare_all(struct compare *c)
 	}
 	free(ua);
 	free(ub);
+}
+
+/* --fail-above: per folder, Holm over its primary comparisons (a fixed
+ * family), each verdict from the interval's bound against the threshold. */
+static void gate(struct compare *c)
+{
+	double *p = xmalloc((c->ncmp + 1) * sizeof(double)), *q = xmalloc((c->ncmp + 1) * sizeof(double));
+	int *index = xmalloc((c->ncmp + 1) * sizeof(int));
+
+	for (int i = 1; i < c->nfolders; i++) {
+		int n = 0;
+		double best = 1;
+
+		for (int k = 0; k < c->ncmp; k++) {
+			struct cmp *x = &c->c[k];
+
+			if (x->folder != i || !x->present || !is_primary_metric(c->metrics[x->metric]))
+				continue;
+			index[n] = k;
+			p[n++] = x->p;
+			if (x->min_p < best)
+				best = x->min_p;
+		}
+		holm_adjust(p, q, n);
+		if (n && best > 0.05 / n)
+			c->gate_unresolvable = 1;
+		if (n > c->gate_family_min)
+			c->gate_family_min = n;
+		for (int j = 0; j < n; j++) {
+			struct cmp *x = &c->c[index[j]];
+			int better = metric_better(c->metrics[x->metric]);
+			double near = better == BETTER_LOWER ? x->lo : x->hi; /* the bound nearest 1 on the worse side */
+			double far = better == BETTER_LOWER ? x->hi : x->lo;
+			int beyond_near = better == BETTER_LOWER ? near > 1 + c->fail_above : near < 1 - c->fail_above;
+			int beyond_far = isnan(far) || (better == BETTER_LOWER ? far > 1 + c->fail_above
+							: far < 1 - c->fail_above);
+
+			x->gate_p = q[j];
+			if (q[j] <= 0.05 && !isnan(near) && beyond_near) {
+				x->regressed = 1;
+				c->nregressed++;
+			} else if (beyond_far) {
+				x->gate_open = 1;
+				c->ninconclusive++;
+			}
+		}
+	}
+	free(p);
+	free(q);
+	free(index);
 }
 
 /* Benjamini-Hochberg over every comparison made, then the verdicts. */
@@ -613,15 +684,12 @@ static void adjust_and_judge(struct compare *c)
 			: (x->ratio > 1) == (better == BETTER_HIGHER) ? 1 : -1;
 		f->nworse += x->change == -1;
 		f->nbetter += x->change == 1;
-		if (!isnan(c->fail_above) && is_primary_metric(c->metrics[x->metric]) && x->change == -1 &&
-		    (better == BETTER_LOWER ? x->ratio > 1 + c->fail_above : x->ratio < 1 - c->fail_above)) {
-			x->regressed = 1;
-			c->nregressed++;
-		}
 	}
 	free(p);
 	free(q);
 	free(index);
+	if (!isnan(c->fail_above))
+		gate(c);
 }
 
 static const char *change_word(int change)
@@ -861,8 +929,14 @@ static void print_text(const struct compare *c)
 			printf("%s%s\n", i == 1 && !u ? "\n" : "", c->f[i].unmatched[u]);
 	if (!isnan(c->fail_above)) {
 		printf("\n--fail-above %g%%: ", c->fail_above * 100);
-		if (!c->nregressed)
-			printf("no primary metric regressed beyond it (exit 0)\n");
+		if (!c->nregressed && c->gate_unresolvable)
+			printf("inconclusive (exit 5): the design cannot detect it: the smallest possible p (%.3g) is above Holm's first threshold over a folder's %d primary comparisons (%.3g); more boots a side\n",
+			       c->best_min_p, c->gate_family_min, 0.05 / (c->gate_family_min ? c->gate_family_min : 1));
+		else if (!c->nregressed && c->ninconclusive)
+			printf("inconclusive (exit 5): nothing regressed, but %d primary comparison%s cannot exclude a change beyond it (the interval reaches past the threshold on the worse side)\n",
+			       c->ninconclusive, c->ninconclusive == 1 ? "" : "s");
+		else if (!c->nregressed)
+			printf("no primary metric regressed beyond it, and every interval excludes such a change (exit 0)\n");
 		else {
 			printf("%d regression%s beyond it (exit 1):\n", c->nregressed, c->nregressed == 1 ? "" : "s");
 			for (int k = 0; k < c->ncmp; k++) {
@@ -870,10 +944,10 @@ static void print_text(const struct compare *c)
 				const struct study *st = &base->studies[x->study];
 
 				if (x->regressed)
-					printf("  %s: %s, %s / %s (topology %s): ratio %.3f [%s..%s] %s, q %.3g\n",
+					printf("  %s: %s, %s / %s (topology %s): ratio %.3f [%s..%s] %s, Holm p %.3g\n",
 					       c->f[x->folder].label, c->metrics[x->metric], st->workload,
 					       base->combos[st->groups[x->group].combo].name, st->topology, x->ratio,
-					       num("%.3f", x->lo), num("%.3f", x->hi), format_level(x->level), x->q);
+					       num("%.3f", x->lo), num("%.3f", x->hi), format_level(x->level), x->gate_p);
 			}
 		}
 	}
@@ -1062,6 +1136,9 @@ static void write_json(const struct compare *c, const char *path, int exit_code)
 	json_end_array(&j);
 	json_object(&j, "verdict");
 	json_num(&j, "fail_above_pct", c->fail_above * 100);
+	json_str(&j, "outcome", isnan(c->fail_above) ? NULL : exit_code == EXIT_REGRESSION ? "regression"
+		 : exit_code == EXIT_INCONCLUSIVE ? "inconclusive" : "pass");
+	json_int(&j, "min_boots", c->min_boots);
 	json_int(&j, "regressions", c->nregressed);
 	json_array(&j, "regressed");
 	for (int k = 0; k < c->ncmp; k++)
@@ -1099,48 +1176,72 @@ int compare_main(int argc, char **argv)
 {
 	struct compare c = { 0 };
 	const char *csv = NULL, *json = NULL;
-	int first = -1, code = 0;
+	int code = 0;
 
 	c.fail_above = NAN;
 	system_error_exit = EXIT_COMPARE_SYSTEM;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
+	char **folders = xmalloc((argc + 1) * sizeof(char *));
+
+	c.min_boots = GATE_MIN_UNITS;
+	/* options anywhere, GNU style: --opt VALUE or --opt=VALUE; "--" ends them */
+	for (int i = 0, options = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		char *name = xstrdup(arg), *eq = strchr(name, '=');
+
+		if (options && !strcmp(arg, "--")) {
+			options = 0;
+			free(name);
+			continue;
+		}
+		if (!options || arg[0] != '-' || !arg[1]) {
+			folders[c.nfolders++] = argv[i];
+			free(name);
+			continue;
+		}
+		if (eq && !strncmp(name, "--", 2)) {
+			*eq = 0;
+			val = arg + (eq - name) + 1; /* in argv: name is freed below */
+		}
+		if (!strcmp(name, "--help")) {
 			char *list = primary_metric_list(",\n            ");
 
 			printf(compare_usage, list);
 			free(list);
 			return 0;
-		} else if (!strcmp(argv[i], "--csv") || !strcmp(argv[i], "--json") ||
-			   !strcmp(argv[i], "--fail-above")) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", argv[i]);
-			if (!strcmp(argv[i], "--csv"))
-				csv = argv[++i];
-			else if (!strcmp(argv[i], "--json"))
-				json = argv[++i];
-			else if ((c.fail_above = parse_percent(argv[++i])) < 0)
-				return usage_error("--fail-above %s: want a percentage >= 0, e.g. 5%%", argv[i]);
-		} else if (!strcmp(argv[i], "--all-metrics")) {
+		} else if (!strcmp(name, "--csv") || !strcmp(name, "--json") ||
+			   !strcmp(name, "--fail-above") || !strcmp(name, "--min-boots")) {
+			if (!val && i + 1 >= argc)
+				return usage_error("%s needs a value", name);
+			if (!val)
+				val = argv[++i];
+			if (!strcmp(name, "--csv"))
+				csv = val;
+			else if (!strcmp(name, "--json"))
+				json = val;
+			else if (!strcmp(name, "--min-boots")) {
+				char *end;
+				long v = strtol(val, &end, 10);
+
+				if (*end || !*val || v < 1 || v > 1000)
+					return usage_error("--min-boots %s: want a whole number >= 1", val);
+				c.min_boots = (int)v;
+			} else if ((c.fail_above = parse_percent(val)) < 0)
+				return usage_error("--fail-above %s: want a percentage >= 0, e.g. 5%%", val);
+		} else if (!strcmp(name, "--all-metrics") && !val) {
 			c.all_metrics = 1;
-		} else if (!strcmp(argv[i], "--strict")) {
+		} else if (!strcmp(name, "--strict") && !val) {
 			c.strict = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("unknown option %s", argv[i]);
 		} else {
-			if (first < 0)
-				first = i;
-			c.nfolders++;
-			continue;
+			return usage_error("unknown option %s", arg);
 		}
-		if (first >= 0)
-			return usage_error("options go before the folders (%s)", argv[i]);
+		free(name);
 	}
 	if (c.nfolders < 2)
 		return usage_error("%s", "usage: run/compare [options] BASE A [B ...]: a baseline and at least one other folder");
 	c.f = xcalloc(c.nfolders, sizeof(struct folder));
 	for (int i = 0; i < c.nfolders; i++) {
 		c.f[i].label = i == 0 ? xstrdup("base") : i <= 26 ? xasprintf("%c", 'A' + i - 1) : xasprintf("F%d", i);
-		load(&c.f[i], argv[first + i]);
+		load(&c.f[i], folders[i]);
 	}
 	for (int i = 1; i < c.nfolders; i++) {
 		check_metadata(&c, &c.f[i]);
@@ -1175,14 +1276,25 @@ int compare_main(int argc, char **argv)
 				c.f[i].arg, c.f[i].label);
 			return EXIT_REFUSED;
 		}
-	code = c.nregressed ? EXIT_REGRESSION : 0;
+	if (!isnan(c.fail_above))
+		for (int k = 0; k < c.ncmp; k++) {
+			const struct cmp *x = &c.c[k];
+
+			if (!x->present || !is_primary_metric(c.metrics[x->metric]) ||
+			    (x->n_base >= c.min_boots && x->n >= c.min_boots))
+				continue;
+			fprintf(stderr, "run/compare: refused (--fail-above): %s, %s: %d %s%s in the baseline and %d %s%s in %s, fewer than --min-boots %d a side\n",
+				c.metrics[x->metric], c.f[0].a->studies[x->study].workload, x->n_base, x->unit_base,
+				x->n_base == 1 ? "" : "s", x->n, x->unit, x->n == 1 ? "" : "s",
+				c.f[x->folder].label, c.min_boots);
+			return EXIT_REFUSED;
+		}
+	code = c.nregressed ? EXIT_REGRESSION
+		: !isnan(c.fail_above) && (c.gate_unresolvable || c.ninconclusive) ? EXIT_INCONCLUSIVE : 0;
 	print_text(&c);
 	if (csv)
 		write_csv(&c, csv);
 	if (json)
 		write_json(&c, json, code);
-	if (!isnan(c.fail_above) && c.best_min_p > FDR_Q)
-		fprintf(stderr, "run/compare: warning: no comparison can reach p <= %g with these units (smallest possible p %.3g): --fail-above cannot fail\n",
-			FDR_Q, c.best_min_p);
 	return code;
 }
