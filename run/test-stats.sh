@@ -445,6 +445,30 @@ gen "$tmp/classify.csv" seed=1 reps=4 "combos=stock=none;rfc-before=PJT_IMBALANC
 check "rfc-before and rfc-after with PJT_CLASSIFY (patch 17) are the RFC's reference points: rfc-after has its ratio to rfc-before" \
 	expect_fields "$tmp/classify/summary.csv" rfc-after duty migrations "ratio_to_rfc_before_units=4"
 
+# ---- Kalibera-Jones: where the variance is, and what to run. Paired log
+# ratios rfc-after/stock of records/s: boot 1 {0, 0.2}, boot 2 {0.4, 0.6},
+# boot 3 {0.8, 1.0}: within-boot variance 0.02; boot means 0.1, 0.5, 0.9,
+# variance 0.16; between = 0.16 - 0.02/2 = 0.15
+mkdir -p "$tmp/kj"
+awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } ($3 == "stock" || $3 == "rfc-after") && !done[$3]++ {
+	for (b = 1; b <= 3; b++) for (r = 1; r <= 2; r++) { d = (b - 1) * 0.4 + (r - 1) * 0.2
+		$1 = ++seq; $6 = (b - 1) * 2 + r; $NF = "ok"; $16 = sprintf("%.9f", 1000 * ($3 == "stock" ? 1 : exp(d))); print $0 "," b } }' \
+	"$fixtures/small-sets.csv" >"$tmp/kj/runs.csv"
+printf 'name kj\nsmp 4\nduration 2s\nsettle 1s\nreps 6\nboots 3\ncombo stock\ncompare rfc-after stock\nworkload duty threads=8\n' >"$tmp/kj/kj.matrix"
+"$top/run/report" "$tmp/kj" >/dev/null 2>&1
+check "report: per workload the between-boot (0.15) and within-boot (0.02) variance of the paired log ratios, the design run and what reaches 3%" \
+	sh -c "sed -n '/^## Where the variance is/,/^## What was run/p' '$tmp/kj/report.md' >'$tmp/kj.sec' &&
+	       grep -q '^Paired to stock\.' '$tmp/kj.sec' &&
+	       grep -Eq '^\| records_per_s \| 0\.15 \| 0\.02 \| 3 boots x 2 \| [0-9.]+% \| 3% \| (more than 200 boots|[0-9]+ x [0-9]+ \([0-9]+ min\)) \|$' '$tmp/kj.sec'"
+check "run/plan-design PILOT --half-width records_per_s=30%: the table, and the pilot's matrix with boots and reps set" \
+	sh -c "mkdir -p '$tmp/kj/out' && '$top/run/plan-design' '$tmp/kj' --half-width=records_per_s=30% --out '$tmp/kj/out/plan.matrix.txt' >'$tmp/kj-plan.out' 2>&1 &&
+	       grep -Eq '^records_per_s +duty threads=8 duty=10 +0.15 +0.02 ' '$tmp/kj-plan.out' &&
+	       grep -Eq '^boots +[0-9]+\$' '$tmp/kj/out/plan.matrix.txt' && grep -Eq '^reps +[0-9]+\$' '$tmp/kj/out/plan.matrix.txt' &&
+	       grep -q '^compare rfc-after stock\$' '$tmp/kj/out/plan.matrix.txt' &&
+	       [ \$(sed -n 's/^boots *//p' '$tmp/kj/out/plan.matrix.txt') -ge 6 ]"
+check "run/plan-design: a bad --half-width is a usage error (exit 2)" \
+	sh -c "'$top/run/plan-design' --half-width records_per_s '$tmp/kj' >/dev/null 2>&1; [ \$? -eq 2 ]"
+
 # every 2^k design: bits.matrix's shape (each bit alone, and with LEGACY_LOAD)
 bits="stock=none;L=LEGACY_LOAD;S=PJT_SHORT_TASKS;B=PJT_BUSIEST;I=PJT_IDLEST"
 bits="$bits;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LI=LEGACY_LOAD+PJT_IDLEST"

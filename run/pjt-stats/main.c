@@ -117,6 +117,7 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 		declared[nd++] = extra[i];
 	a = analyse(read_runs(csv), notes, declared, nd);
 	prov = read_provenance(dir, a->table);
+	a->settle_s = isnan(prov->settle_s) ? 1 : prov->settle_s;
 	if (outdir) {
 		make_dir(outdir);
 		free(dir);
@@ -249,6 +250,8 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "--plan-design"))
+		return plan_design_main(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--embed"))
 		return embed_charts(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "--compare"))

@@ -210,6 +210,7 @@ struct analysis {
 	int n_ok, n_crashed, n_failed;
 	int ndeclared;
 	struct declared *declared;
+	double settle_s;         /* from the folder's plan (1 s when unknown): the design's costs */
 	int family;              /* the confirmatory family: declared x primary x studies */
 	int n_sig;               /* of it, significant after Holm at 5% */
 };
@@ -238,6 +239,26 @@ const char *metric_noun(const char *name); /* "pulls", "throughput", else the na
 char *primary_metric_list(const char *sep);
 /* Metric m of one run (lb_pulls_total summed); NaN when not measured. */
 double metric_value(const struct analysis *a, const struct run_row *row, int m);
+
+/* ---- variance.c: Kalibera-Jones variance components and design ---- */
+struct varcomp {
+	int metric;
+	int reference;           /* the group the log values are paired to */
+	double between, within;  /* of log values; within NaN: one run per boot */
+	int within_estimable;
+	int n1, n2;              /* the design run: boots, runs per boot per cell */
+	double half_width;       /* of a paired ratio's 95% interval, as a fraction */
+	double target;           /* the half-width asked for */
+	int need_boots, need_reps; /* boots x runs per boot reaching it, cheapest */
+	double need_cost_s;
+};
+double default_half_width(const char *metric); /* 10%, 3% for throughput */
+void variance_components(const struct analysis *a, const struct study *st, int m, struct varcomp *v);
+void plan_design(struct varcomp *v, double target, double boot_cost_s, double block_cost_s);
+/* seconds: a boot (with duty's calibration), one block of a topology's cells */
+#define BOOT_COST_S 7.2
+double block_cost_s(const struct analysis *a, const char *topology);
+int plan_design_main(int argc, char **argv);
 
 /* ---- output.c ---- */
 struct chart_plan {

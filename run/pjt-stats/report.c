@@ -483,6 +483,64 @@ static void shards_table(struct doc *d)
 	free(text);
 }
 
+static char *var_text(double v)
+{
+	return isnan(v) ? xstrdup("-") : xasprintf("%.3g", v);
+}
+
+/* Kalibera-Jones per workload: where the variance is (between boots,
+ * within a boot), what this design resolves, and what would reach the
+ * default half-widths (run/plan-design asks for others). */
+static void variance_section(struct doc *d, const struct analysis *a)
+{
+	char *headers[] = { "metric", "between-boot variance (log ratio)", "within-boot variance (log ratio)",
+			    "design run", "smallest change resolved (95% half-width)", "target half-width",
+			    "boots x runs per boot to reach it (matrix time)" };
+
+	heading(d, 2, "Where the variance is, and what to run");
+	para(d, "Kalibera and Jones (ISMM 2013), two levels: boots, and the runs of a cell within a boot, on log values paired as the ratios are (each block's log ratio of a cell to the reference named below, so what the pairing cancels is not counted). The between-boot component is what more runs in one boot cannot remove; the within-boot one is what they can. The smallest change resolved is the half-width of a paired ratio's 95% interval with this design's boots (no credit for what pairing cancels: conservative); the last column is the cheapest boots x runs per boot that reach the target, a boot costing about 7 s and a run its duration plus the settle. run/plan-design DIR --half-width METRIC=PCT writes a matrix for other targets.");
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		char *title = xasprintf("%s, topology %s", st->workload, st->topology);
+		double block = block_cost_s(a, st->topology);
+
+		heading(d, 3, title);
+		free(title);
+		if (st->ngroups >= 2) {
+			struct varcomp v0;
+			char *ref;
+
+			variance_components(a, st, 0, &v0);
+			ref = xasprintf("Paired to %s.", a->combos[st->groups[v0.reference].combo].name);
+			para(d, ref);
+			free(ref);
+		}
+		table_begin(d, headers, 7);
+		for (int m = 0; m < a->nmetrics; m++) {
+			struct varcomp v;
+			char *cells[7];
+
+			if (!a->primary[m] || !st->measured[m])
+				continue;
+			variance_components(a, st, m, &v);
+			plan_design(&v, default_half_width(a->metric_names[m]), BOOT_COST_S, block);
+			cells[0] = xstrdup(a->metric_names[m]);
+			cells[1] = var_text(v.between);
+			cells[2] = v.within_estimable ? var_text(v.within) : xstrdup("- (one run per boot: counted between)");
+			cells[3] = xasprintf("%d boots x %d", v.n1, v.n2);
+			cells[4] = isnan(v.half_width) ? xstrdup("-") : xasprintf("%.1f%%", v.half_width * 100);
+			cells[5] = xasprintf("%g%%", v.target * 100);
+			cells[6] = !v.need_boots ? xstrdup("-")
+				: v.need_boots > 200 ? xstrdup("more than 200 boots")
+				: xasprintf("%d x %d (%.0f min)", v.need_boots, v.need_reps, v.need_cost_s / 60);
+			table_row(d, cells, 7, 0);
+			for (int c = 0; c < 7; c++)
+				free(cells[c]);
+		}
+		table_end(d);
+	}
+}
+
 static void what_was_run(struct doc *d, const struct analysis *a)
 {
 	char *text;
@@ -1403,6 +1461,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	html_escaped(d.html, title);
 	fputs("</h1>\n", d.html);
 	summary_section(&d, a);
+	variance_section(&d, a);
 	what_was_run(&d, a);
 	how_to_read(&d, a);
 	rfc_section(&d, a);
