@@ -205,9 +205,13 @@ png_ok() {
 		[ -s "${png%.png}.svg" ] || { echo "${png%.png}.svg missing"; return 1; }
 		count=$((count + 1))
 	done
-	[ $count -eq 14 ] || { echo "$count charts, want 7 per workload x 2"; return 1; }
+	[ $count -eq 16 ] || { echo "$count charts, want 8 per workload x 2"; return 1; }
 }
-check "every chart is a valid non-empty PNG (8-byte signature) with its SVG, 7 per workload" png_ok
+check "every chart is a valid non-empty PNG (8-byte signature) with its SVG, 8 per workload" png_ok
+check "a paired-ratio chart per workload: the declared comparison first with its Holm p, the others marginal, each with level and units" \
+	sh -c "[ -s '$res/charts/s1-ratios.png' ] && [ -s '$res/charts/s2-ratios.png' ] &&
+	       sed -n 2p '$res/plots-data/s1/ratios.dat' | grep -q '\"96.88% over 6 blocks, Holm p=0.25\" \"rfc-after / rfc-before: pulls\"\$' &&
+	       grep -q ' p=[0-9.e-]* marginal\" \"rfc-after / stock: pulls\"\$' '$res/plots-data/s1/ratios.dat'"
 mentions_combos() {
 	for combo in $(awk -F, 'NR > 1 { print $3 }' "$res/runs.csv" | sort -u); do
 		grep -q -- "$combo" "$res/report.md" || { echo "report.md lacks $combo"; return 1; }
@@ -216,7 +220,7 @@ mentions_combos() {
 }
 check "the report mentions every combination of runs.csv" mentions_combos
 check "the report embeds the charts and records what is missing" \
-	sh -c "[ \$(grep -o 'data:image/png;base64,iVBORw0KGgo' '$res/report.html' | wc -l) -eq 14 ] &&
+	sh -c "[ \$(grep -o 'data:image/png;base64,iVBORw0KGgo' '$res/report.html' | wc -l) -eq 16 ] &&
 	       grep -q 'Host (host.txt): not recorded' '$res/report.md' &&
 	       grep -q 'Linux 6.1.0-pjt' '$res/report.md' && grep -q 'reps 6' '$res/report.md'"
 check "the RFC section states our paired ratio, its level and the RFC's in checkable words" \
@@ -515,7 +519,7 @@ printf '#!/bin/sh\n[ -f runs.csv ] && mv runs.csv runs.csv.hidden\nexec "%s" "$@
 chmod +x "$once/bin/gnuplot"
 check "run/report analyses runs.csv once: the charts go into the report without a second analysis" \
 	sh -c "PATH='$once/bin':\$PATH '$top/run/report' '$once' 2>'$tmp/once.err' && [ ! -f '$once/runs.csv' ] &&
-	       [ \$(grep -c 'data:image/png;base64,' '$once/report.html') -eq 14 ] && ! grep -q 'pjt-chart' '$once/report.md'"
+	       [ \$(grep -c 'data:image/png;base64,' '$once/report.html') -eq 16 ] && ! grep -q 'pjt-chart' '$once/report.md'"
 mkdir -p "$tmp/four"
 gen "$tmp/four/runs.csv" seed=7 reps=4
 printf 'compare rfc-after rfc-before\n' >"$tmp/four/x.matrix"

@@ -484,20 +484,23 @@ static int decisions_nonzero(const struct analysis *a, const struct study *st)
 	return 0;
 }
 
+static int ratio_rows(const struct analysis *a, const struct study *st, FILE *f);
+
 void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS])
 {
 	const struct study *st = &a->studies[s];
 	char *slug = study_slug(a, s);
 	const char *tput = throughput_metric(a, st);
 	int eff = 0;
-	static const char *const kinds[CHART_KINDS] = { "pulls", "migrations", "throughput", "latency", "effects", "scatter", "decisions" };
-	static const char *const scripts[CHART_KINDS] = { "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "effects.gp", "scatter.gp", "decisions.gp" };
+	static const char *const kinds[CHART_KINDS] = { "ratios", "pulls", "migrations", "throughput", "latency", "effects", "scatter", "decisions" };
+	static const char *const scripts[CHART_KINDS] = { "ratios.gp", "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "combo-bars.gp", "effects.gp", "scatter.gp", "decisions.gp" };
 	static const char *const captions[CHART_KINDS] = {
-		"Load-balance pulls (lb_gained, summed over CPUs and domains) per run, by idle type: median and the order-statistic interval of the median, its exact level under each bar (95% needs 6 runs)",
-		"Task migrations of the workload's threads per run: median and order-statistic interval, its level under each bar",
-		"Throughput per run: median and order-statistic interval, its level under each bar",
-		"Wake-up latency percentiles per run: median and order-statistic interval, its level under each bar",
-		"Main effect of each bit in each factorial design: median over blocks of the block's effect, order-statistic interval at the level printed beside it; * = significant after Benjamini-Hochberg FDR 5% over the report's primary comparisons",
+		"Paired ratios, the numbers the stars come from: each comparison's ratio (exp of the median paired log ratio over its units, boots when several), its order-statistic interval at the level printed beside it, its units, and its test: a declared comparison's Holm-adjusted p (* = resolved), any other's marginal p, not adjusted (log axis; pulls and throughput)",
+		"Load-balance pulls (lb_gained, summed over CPUs and domains) per run, by idle type: median and the order-statistic interval of the median, its exact level under each bar (95% needs 6 runs); these intervals treat the runs as units, so boot-to-boot variance is only in the paired ratios",
+		"Task migrations of the workload's threads per run: median and order-statistic interval, its level under each bar (runs as units; boot-to-boot variance is in the paired ratios only)",
+		"Throughput per run: median and order-statistic interval, its level under each bar (runs as units; boot-to-boot variance is in the paired ratios only)",
+		"Wake-up latency percentiles per run: median and order-statistic interval, its level under each bar (runs as units; boot-to-boot variance is in the paired ratios only)",
+		"Main effect of each bit in each factorial design, a ratio (geometric mean with the bit over without it, per block, median over the units), order-statistic interval at the level printed beside it; marginal, not adjusted (effects are never in the declared family)",
 		"Migrations against throughput: one point per combination, medians with both order-statistic intervals (levels as in the bar charts)",
 		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median and order-statistic interval, levels as in the bar charts; log scale, a missing bar is 0)",
 	};
@@ -511,24 +514,26 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 		plan[i].caption = xstrdup(captions[i]);
 		plan[i].skip_reason = NULL;
 	}
+	if (!ratio_rows(a, st, NULL))
+		plan[0].skip_reason = xstrdup("no paired comparison of pulls or throughput in this workload");
 	if (!count_measured(a, st, pull_metrics))
-		plan[0].skip_reason = xstrdup("no lb_pulls_* values in this workload's runs");
+		plan[1].skip_reason = xstrdup("no lb_pulls_* values in this workload's runs");
 	if (!count_measured(a, st, migration_metrics))
-		plan[1].skip_reason = xstrdup("no migrations values in this workload's runs");
+		plan[2].skip_reason = xstrdup("no migrations values in this workload's runs");
 	if (!count_measured(a, st, throughput_metrics))
-		plan[2].skip_reason = xstrdup("no records_per_s, rate_fraction or ops_per_s values (not a duty, pingpong or fork workload)");
+		plan[3].skip_reason = xstrdup("no records_per_s, rate_fraction or ops_per_s values (not a duty, pingpong or fork workload)");
 	if (!count_measured(a, st, latency_metrics))
-		plan[3].skip_reason = xstrdup("no wake-up latency values in this workload's runs");
+		plan[4].skip_reason = xstrdup("no wake-up latency values in this workload's runs");
 	if (!st->ndesigns)
-		plan[4].skip_reason = xstrdup(st->skip_effects);
+		plan[5].skip_reason = xstrdup(st->skip_effects);
 	else if (!eff)
-		plan[4].skip_reason = xstrdup("the factorial cells lack values of pulls, migrations and throughput");
+		plan[5].skip_reason = xstrdup("the factorial cells lack values of pulls, migrations and throughput");
 	if (!measured(a, st, "migrations") || !tput)
-		plan[5].skip_reason = xstrdup("needs both migrations and a throughput metric");
+		plan[6].skip_reason = xstrdup("needs both migrations and a throughput metric");
 	if (!decisions_measured(a, st))
-		plan[6].skip_reason = xstrdup("no pjt_stats counters in this workload's runs");
+		plan[7].skip_reason = xstrdup("no pjt_stats counters in this workload's runs");
 	else if (!decisions_nonzero(a, st))
-		plan[6].skip_reason = xstrdup("every pjt_stats counter is 0 in every run: no decision point was evaluated");
+		plan[7].skip_reason = xstrdup("every pjt_stats counter is 0 in every run: no decision point was evaluated");
 	free(slug);
 }
 
@@ -972,6 +977,106 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 /* DIR/plots-data/charts.txt: one line per chart, tab-separated:
  * "chart NAME SCRIPT SPEC" or "skip NAME - REASON". Paths are relative
  * to the results folder, where the scripts run. */
+/* The rows of a study's paired-ratio chart: the declared comparisons, then
+ * the ratio columns, for pulls and the throughput metric; their count
+ * (written to f when not NULL: y ratio lo hi rgb mark label). */
+static int ratio_rows(const struct analysis *a, const struct study *st, FILE *f)
+{
+	const char *names[] = { "lb_pulls_total", throughput_metric(a, st) };
+	int n = 0;
+
+	for (int i = 0; i < 2; i++) {
+		int m = names[i] ? metric_index(a, names[i]) : -1;
+
+		if (m < 0 || !st->measured[m])
+			continue;
+		for (int pass = 0; pass < 2 + NRATIOS * st->ngroups; pass++) {
+			const struct comparison *c;
+			const char *who, *ref;
+
+			if (pass < 2) { /* the declared ones first */
+				if (pass)
+					continue;
+				for (int d = 0; d < a->ndeclared; d++) {
+					c = &st->decl[d][m];
+					if (!c->present || isnan(c->value))
+						continue;
+					if (f) {
+						char *mark = xasprintf("%s over %d %ss, Holm p=%.3g%s", format_level(c->level),
+								       c->n_units, c->unit, c->q, c->sig ? " *" : "");
+						char *label = xasprintf("%s / %s: %s", a->declared[d].combo,
+									a->declared[d].reference, metric_noun(names[i]));
+
+						fprintf(f, "%d", n);
+						dat_number(f, c->value);
+						dat_number(f, isnan(c->lo) ? c->value : c->lo);
+						dat_number(f, isnan(c->hi) ? c->value : c->hi);
+						fprintf(f, " %d ", 0x0072b2);
+						gp_string(f, mark);
+						fputc(' ', f);
+						gp_string(f, label);
+						fputc('\n', f);
+						free(mark);
+						free(label);
+					}
+					n++;
+				}
+				continue;
+			}
+			int g = (pass - 2) / NRATIOS, r = (pass - 2) % NRATIOS;
+
+			if (!st->groups[g].ratio[r] || st->ref[ratio_reference[r]] < 0)
+				continue;
+			c = &st->groups[g].ratio[r][m];
+			if (!c->present || isnan(c->value) || c->confirmatory)
+				continue;
+			who = a->combos[st->groups[g].combo].name;
+			ref = a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name;
+			if (f) {
+				char *mark = xasprintf("%s over %d %ss, p=%.3g marginal", format_level(c->level),
+						       c->n_units, c->unit, c->p);
+				char *label = xasprintf("%s / %s: %s", who, ref, metric_noun(names[i]));
+
+				fprintf(f, "%d", n);
+				dat_number(f, c->value);
+				dat_number(f, isnan(c->lo) ? c->value : c->lo);
+				dat_number(f, isnan(c->hi) ? c->value : c->hi);
+				fprintf(f, " %d ", 0x999999);
+				gp_string(f, mark);
+				fputc(' ', f);
+				gp_string(f, label);
+				fputc('\n', f);
+				free(mark);
+				free(label);
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+static void write_ratios_spec(const struct analysis *a, const struct study *st, const char *dir,
+			      const char *chart)
+{
+	char *path = xasprintf("%s/%s.gp", dir, chart), *dat = xasprintf("%s/ratios.dat", dir);
+	char *title = chart_title(st, "Paired ratios (declared: Holm; others: marginal, not adjusted)");
+	FILE *f = open_output(path), *d = open_output(dat);
+	int n;
+
+	fputs("# y ratio lo hi rgb mark label\n", d);
+	n = ratio_rows(a, st, d);
+	close_output(d, dat);
+	fputs("chart_title = ", f);
+	gp_string(f, title);
+	fputs("\nratiofile = ", f);
+	gp_string(f, dat);
+	fprintf(f, "\nnrows = %d\n", n);
+	close_output(f, path);
+	free(title);
+	free(dat);
+	free(path);
+}
+
 void write_plot_data(const struct analysis *a, const char *dir)
 {
 	char *data_dir = xasprintf("%s/plots-data", dir);
@@ -994,19 +1099,21 @@ void write_plot_data(const struct analysis *a, const char *dir)
 		plan_charts(a, s, plan);
 		/* data file paths inside specs are relative to the results folder */
 		if (!plan[0].skip_reason)
-			write_bars_spec(a, st, rel, plan[0].name, "Load-balance pulls per run", pull_metrics, pull_titles, count_units);
+			write_ratios_spec(a, st, rel, plan[0].name);
 		if (!plan[1].skip_reason)
-			write_bars_spec(a, st, rel, plan[1].name, "Task migrations per run", migration_metrics, migration_titles, migration_units);
+			write_bars_spec(a, st, rel, plan[1].name, "Load-balance pulls per run", pull_metrics, pull_titles, count_units);
 		if (!plan[2].skip_reason)
-			write_bars_spec(a, st, rel, plan[2].name, "Throughput", throughput_metrics, throughput_titles, throughput_units);
+			write_bars_spec(a, st, rel, plan[2].name, "Task migrations per run", migration_metrics, migration_titles, migration_units);
 		if (!plan[3].skip_reason)
-			write_bars_spec(a, st, rel, plan[3].name, "Wake-up latency", latency_metrics, latency_titles, latency_units);
+			write_bars_spec(a, st, rel, plan[3].name, "Throughput", throughput_metrics, throughput_titles, throughput_units);
 		if (!plan[4].skip_reason)
-			write_effects_spec(a, st, rel, plan[4].name);
+			write_bars_spec(a, st, rel, plan[4].name, "Wake-up latency", latency_metrics, latency_titles, latency_units);
 		if (!plan[5].skip_reason)
-			write_scatter_spec(a, st, rel, plan[5].name);
+			write_effects_spec(a, st, rel, plan[5].name);
 		if (!plan[6].skip_reason)
-			write_decisions_spec(a, st, rel, plan[6].name);
+			write_scatter_spec(a, st, rel, plan[6].name);
+		if (!plan[7].skip_reason)
+			write_decisions_spec(a, st, rel, plan[7].name);
 		for (int i = 0; i < CHART_KINDS; i++) {
 			if (plan[i].skip_reason)
 				fprintf(list, "skip\t%s\t-\t%s\n", plan[i].name, plan[i].skip_reason);

@@ -267,7 +267,7 @@ struct chart_plan {
 	char *caption;
 	char *skip_reason;   /* NULL when the chart is made */
 };
-#define CHART_KINDS 7
+#define CHART_KINDS 8
 /* The charts of study s, in report order; made or skipped with a reason. */
 void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS]);
 const char *throughput_metric(const struct analysis *a, const struct study *st);
