@@ -334,6 +334,29 @@ if [ -x "$matrix" ]; then
 	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$tmp/guest "$matrix" --no-report --resume "$tmp/fr" >/dev/null 2>"$tmp/e"
 	check "--resume defaults to the folder's own kernel and image" test $? = 0
 
+	# The noise study's QEMU options: accel thread=single, vCPUs pinned
+	printf '#!/bin/sh\nsleep 0.2\n' >"$tmp/guest/bin/rt-app"
+	printf 'settle 0\nreps 1\naccel thread=single\npin-vcpus 1 0\ncombo stock\nworkload rt-app %s\n' "$fixtures/a/x.json" >"$tmp/pin.matrix"
+	rm -f "$tmp/guest/pinned"
+	FAKE_BOOT_ARGS=$tmp/pin.args fake_run "$tmp/pin" "$tmp/pin.matrix"
+	check "matrix directives accel thread=single and pin-vcpus 1 0: run/matrix boots with --accel tcg,thread=single --pin-vcpus 1,0" \
+		sh -c "grep -q -- '--accel tcg,thread=single --pin-vcpus 1,0' '$tmp/pin.args' && grep -q '^accel	tcg,thread=single\$' '$tmp/pin/plan.txt'"
+	check "... and vCPU 0's thread (named CPU 0/TCG, as QEMU's debug-threads names it) was pinned to host CPU 1 by run/pin-vcpus" \
+		sh -c "[ \"\$(cat '$tmp/guest/pinned')\" = 1 ]"
+	"$matrix" --dry-run "$tmp/pin.matrix" >"$tmp/o" 2>&1
+	check "--dry-run shows accel and pinning" \
+		sh -c "grep -q '^accel    tcg,thread=single (run/boot --accel)' '$tmp/o' && grep -q '^pin      vCPU n on host CPU n mod the list 1,0' '$tmp/o'"
+	printf 'smp 4\nreps 1\naccel thread=many\npin-vcpus one\ncombo stock\nworkload duty threads=2\n' >"$tmp/badpin.matrix"
+	"$plan_tool" "$tmp/badpin.matrix" >/dev/null 2>"$tmp/e"
+	check "accel and pin-vcpus: bad values are FILE:LINE errors, exit 2" \
+		sh -c "[ $? = 2 ] && grep -q 'badpin.matrix:3: usage: accel thread=single|thread=multi' '$tmp/e' && grep -q \"badpin.matrix:4: pin-vcpus: 'one' is not a host CPU number\" '$tmp/e'"
+	: >"$tmp/k" && : >"$tmp/i"
+	check "run/boot --accel tcg,thread=single --pin-vcpus 0,1: QEMU gets -accel tcg,thread=single and named vCPU threads" \
+		sh -c "'$top/run/boot' --kernel '$tmp/k' --initrd '$tmp/i' --accel tcg,thread=single --pin-vcpus 0,1 --print-cmdline |
+		       grep -q -- '-accel tcg,thread=single .* -name pjt,debug-threads=on'"
+	check "run/boot --pin-vcpus with a bad list: usage error, exit 2" \
+		sh -c "'$top/run/boot' --kernel '$tmp/k' --initrd '$tmp/i' --pin-vcpus 0,,1 --print-cmdline >/dev/null 2>&1; [ \$? = 2 ]"
+
 	# Host load: a busy loop beside the fake guest is other load; the same
 	# loop as the process run/boot names as QEMU is not.
 	printf '#!/bin/sh\nsleep 2\n' >"$tmp/guest/bin/rt-app"

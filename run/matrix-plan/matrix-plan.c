@@ -136,6 +136,11 @@ static struct {
 	/* compare A B: the declared questions (the confirmatory family) */
 	struct { char a[TEXT_MAX], b[TEXT_MAX]; int line; } compares[MAX_COMBOS];
 	int nr_compares;
+	/* the noise study's QEMU options: accel thread=single|multi, vCPUs pinned */
+	char accel[64];
+	int accel_line;
+	char pin[TEXT_MAX];
+	int pin_line;
 	struct workload workloads[MAX_WORKLOADS];
 	int nr_workloads;
 	struct topology topologies[MAX_TOPOLOGIES];
@@ -1115,6 +1120,51 @@ static void check_workloads(void)
 	}
 }
 
+/* accel thread=single|thread=multi: TCG's threading (run/boot --accel). */
+static void do_accel(int line, int argc, char **argv)
+{
+	if (m.accel_line) {
+		error_at(line, "accel given twice (first at line %d)", m.accel_line);
+		return;
+	}
+	if (argc != 2 || (strcmp(argv[1], "thread=single") && strcmp(argv[1], "thread=multi"))) {
+		error_at(line, "usage: accel thread=single|thread=multi (TCG: one host thread for all vCPUs, or one each)");
+		return;
+	}
+	snprintf(m.accel, sizeof(m.accel), "tcg,%s", argv[1]);
+	m.accel_line = line;
+}
+
+/* pin-vcpus CPU...: vCPU n's thread on the (n mod count)-th host CPU given
+ * (run/boot --pin-vcpus). */
+static void do_pin(int line, int argc, char **argv)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t len = 0;
+
+	if (m.pin_line) {
+		error_at(line, "pin-vcpus given twice (first at line %d)", m.pin_line);
+		return;
+	}
+	if (argc < 2) {
+		error_at(line, "usage: pin-vcpus CPU... (host CPU numbers, e.g. pin-vcpus 0 1)");
+		return;
+	}
+	for (int i = 1; i < argc; i++) {
+		unsigned long long c;
+
+		if (parse_uint(argv[i], 4095, &c)) {
+			error_at(line, "pin-vcpus: '%s' is not a host CPU number", argv[i]);
+			return;
+		}
+		if (ncpu > 0 && (long)c >= ncpu)
+			fprintf(stderr, "%s:%d: warning: pin-vcpus: CPU %llu is not on this host (%ld CPUs); the host that runs it must have it\n",
+				m.path, line, c, ncpu);
+		len += (size_t)snprintf(m.pin + len, sizeof(m.pin) - len, "%s%llu", i > 1 ? "," : "", c);
+	}
+	m.pin_line = line;
+}
+
 /* compare COMBO REFERENCE: a declared question. The names are checked
  * once every combo and factorial cell is known (check_compares). */
 static void do_compare(int line, int argc, char **argv)
@@ -1205,7 +1255,8 @@ static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
 	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "trace", do_trace }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
-	{ "workload", do_workload }, { "compare", do_compare }, { NULL, NULL },
+	{ "workload", do_workload }, { "compare", do_compare }, { "accel", do_accel },
+	{ "pin-vcpus", do_pin }, { NULL, NULL },
 };
 
 static void parse_line(int line, char *text)
@@ -1232,6 +1283,8 @@ static void parse_line(int line, char *text)
 		for (const char *c = argv[i]; *c; c++) {
 			if (*c == ',' && !strcmp(argv[0], "smp"))
 				continue;
+			if (*c == '=' && !strcmp(argv[0], "accel"))
+				continue;
 			if (!isprint((unsigned char)*c) || strchr(",'\"\\`$;|&<>(){}[]*?~!", *c)) {
 				error_at(line, "character '%c' is not allowed in a matrix file word "
 					 "(values end up in CSV cells and guest shell lines)",
@@ -1244,7 +1297,7 @@ static void parse_line(int line, char *text)
 		;
 	if (!d->name) {
 		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting trace settle seed "
-			 "combo factorial tunable workload compare)", argv[0]);
+			 "combo factorial tunable workload compare accel pin-vcpus)", argv[0]);
 		return;
 	}
 	d->parse(line, argc, argv);
@@ -1431,6 +1484,10 @@ static void print_plan(void)
 		printf("shard\t%ld\t%ld\nplan_runs\t%ld\n", shard_k, shard_n,
 		       (long)m.nr_topologies * m.reps * cells);
 	printf("counting\t%d\n", m.counting);
+	if (m.accel_line)
+		printf("accel\t%s\n", m.accel);
+	if (m.pin_line)
+		printf("pin_vcpus\t%s\n", m.pin);
 	printf("trace\t%d\n", m.trace);
 	for (int i = 0; i < m.nr_tunables; i++)
 		printf("tunable\t%s\t%lu\n", m.tunables[i].name, m.tunables[i].value);
@@ -1519,7 +1576,8 @@ static void usage(FILE *out)
 	      "repetitions, orders each repetition block by a seeded shuffle, and\n"
 	      "prints the plan, one tab-separated record a line:\n"
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
-	      "  boots N | counting 0|1 | trace 0|1 | tunable NAME VALUE\n"
+	      "  boots N | counting 0|1 | accel tcg,thread=single|multi | pin_vcpus CPU,CPU...\n"
+	      "  trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
 	      "  combo NAME FEATURES | compare COMBO REFERENCE | family N\n"
 	      "  power COMBO REFERENCE UNITS boots|blocks MIN_P FAMILY HOLM_NEEDS 0|1\n"
