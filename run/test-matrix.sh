@@ -344,6 +344,10 @@ if [ -x "$matrix" ]; then
 	check "... and vCPU 0's thread (named CPU 0/TCG, as QEMU's debug-threads names it) was pinned to host CPU 1 by run/pin-vcpus" \
 		sh -c "[ \"\$(cat '$tmp/guest/pinned')\" = 1 ]"
 	"$matrix" --dry-run "$tmp/pin.matrix" >"$tmp/o" 2>&1
+	check "the real run warns when a declared comparison cannot be resolved (1 boot: smallest p 2/2^1)" \
+		sh -c "printf 'settle 0\\nreps 1\\ncombo stock\\ncombo a PJT_BUSIEST\\ncompare a stock\\nworkload rt-app %s\\n' '$fixtures/a/x.json' >'$tmp/weak.matrix' &&
+		       PJT_MATRIX_BOOT='$fixtures/fake-boot' FAKE_GUEST='$tmp/guest' '$matrix' --no-report --kernel '$tmp/bzImage' --initrd '$tmp/image' --out '$tmp/weak' '$tmp/weak.matrix' >/dev/null 2>'$tmp/weak.err';
+		       grep -q '^run/matrix: warning: compare a stock: 1 blocks: smallest p 2/2^1 = 1; .*this design cannot resolve anything' '$tmp/weak.err'"
 	check "--dry-run shows accel and pinning" \
 		sh -c "grep -q '^accel    tcg,thread=single (run/boot --accel)' '$tmp/o' && grep -q '^pin      vCPU n on host CPU n mod the list 1,0' '$tmp/o'"
 	printf 'smp 4\nreps 1\naccel thread=many\npin-vcpus one\ncombo stock\nworkload duty threads=2\n' >"$tmp/badpin.matrix"
