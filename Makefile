@@ -71,7 +71,7 @@ run:
 	run/phase deps $(MAKE) --no-print-directory deps && \
 	run/phase unpack run/kernel unpack && \
 	run/phase kernel run/kernel patched && \
-	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools && \
+	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools pelt-check && \
 	run/phase matrix run/matrix --no-report $(MATRIX) && \
 	run/phase report run/report results/latest; \
 	status=$$?; run/phase --summary results/latest; rm -f $$PJT_PHASE_LOG; exit $$status
@@ -83,7 +83,7 @@ check:
 	rm -f $(BUILD)/check/result; \
 	run/phase deps $(MAKE) --no-print-directory deps && \
 	run/phase kernels $(MAKE) --no-print-directory kernel kernel-stock kernel-variants && \
-	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools && \
+	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools pelt-check && \
 	run/phase tests run/check; \
 	status=$$?; run/phase --summary; rm -f $$PJT_PHASE_LOG; \
 	if [ -s $(BUILD)/check/result ] && [ $$status -le 1 ]; then cat $(BUILD)/check/result; \

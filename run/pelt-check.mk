@@ -1,5 +1,5 @@
 # run/pelt-check.mk: build/pelt-check, the traces' loads against a PELT
-# simulation (issue 28).  Included by the Makefile (run/*.mk); also usable
+# simulation.  Included by the Makefile (run/*.mk); also usable
 # alone: make -f run/pelt-check.mk TOP=. BUILD=build pelt-check
 TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 BUILD ?= $(TOP)/build

@@ -17,7 +17,7 @@ check "a failed phase: its command's exit status" test $? = 7
 check "a failed phase: printed as failed with its status" grep -q '^phase three: failed (exit 7)' "$tmp/e3"
 mkdir "$tmp/results"
 "$phase" --summary "$tmp/results" >"$tmp/summary"
-check "summary: every phase in order, the failed one marked" sh -c "awk '{ print \$1 }' '$tmp/summary' | paste -sd' ' - | grep -qx 'make one two three total' && grep -q 'three .*(failed)' '$tmp/summary'"
+check "summary: every phase in order, the failed one marked" sh -c "awk '{ print \$1 }' '$tmp/summary' | paste -sd' ' - | grep -qx 'time one two three total' && grep -q 'three .*(failed)' '$tmp/summary'"
 check "summary: the total is the sum of the phases" sh -c "
 	total=\$(awk '{ s += \$2 } END { print s }' '$tmp/log')
 	grep -Eq \"^  total +\${total}s\$\" '$tmp/summary'"
