@@ -443,9 +443,12 @@ if [ -x "$matrix" ]; then
 	}
 	check "quick.matrix's estimate stays about 5 minutes (<= 5 min 30 s)" quick_minutes
 	"$matrix" --dry-run "$top/feat-matrix/rfc.matrix" >"$tmp/o" 2>&1
-	check "rfc.matrix declares the RFC's change and its decomposition; --dry-run says its 6 boots cannot resolve a family of 48" \
-		sh -c "grep -q '^compare rfc-after rfc-before: 6 boots: smallest p 2/2^6 = 0.0312; Holm over the family of 48 needs 0.00104: this design cannot resolve anything' '$tmp/o' &&
-		       grep -q '^compare rfc-pelt rfc-before: ' '$tmp/o' && grep -q '^compare rfc-after rfc-pelt: ' '$tmp/o'"
+	check "rfc.matrix declares the RFC's change and its decomposition, and its 12 boots can resolve the family of 12" \
+		sh -c "grep -q '^compare rfc-after rfc-before: 12 boots: smallest p 2/2^12 = 0.000488; Holm over the family of 12 needs 0.00417: can resolve it' '$tmp/o' &&
+		       grep -q '^compare rfc-pelt rfc-before: .*can resolve it' '$tmp/o' && grep -q '^compare rfc-after rfc-pelt: .*can resolve it' '$tmp/o'"
+	"$matrix" --dry-run "$top/feat-matrix/rfc-wide.matrix" >"$tmp/o" 2>&1
+	check "rfc-wide.matrix: --dry-run says its 6 boots cannot resolve a family of 48" \
+		grep -q '^compare rfc-after rfc-before: 6 boots: smallest p 2/2^6 = 0.0312; Holm over the family of 48 needs 0.00104: this design cannot resolve anything' "$tmp/o"
 	"$matrix" --dry-run "$fixtures/good-boots.matrix" >"$tmp/o" 2>&1
 	check "a matrix without compare lines: --dry-run says everything will be exploratory" \
 		grep -q '^no compare line: no declared question' "$tmp/o"
