@@ -18,7 +18,8 @@ $(BUILD)/contract.h: $(MATRIX_CONTRACT)
 	$(TOP)/run/contract/gen-contract-h $(TOP)/run/contract > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
-		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h
+		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h \
+		$(TOP)/initramfs/pjtload/splitmix64.h
 	@mkdir -p $(BUILD)
 	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $(MATRIX_PLAN_SOURCES)
 

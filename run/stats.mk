@@ -12,9 +12,9 @@ STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
 
 stats-tools: $(BUILD)/pjt-stats
 
-$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS)
+$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(TOP)/initramfs/pjtload/splitmix64.h
 	@mkdir -p $(BUILD)
-	gcc -O2 -Wall -Wextra -o $@ $(STATS_SOURCES) -lm
+	gcc -O2 -Wall -Wextra -I$(TOP)/initramfs/pjtload -o $@ $(STATS_SOURCES) -lm
 
 # Re-makes summary.csv, effects.csv, the charts and the report of RESULTS.
 plots: stats-tools

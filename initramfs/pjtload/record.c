@@ -1,16 +1,15 @@
 #include "record.h"
+#include "splitmix64.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: spreads seed and thread index into a well-mixed state. */
+/* One splitmix64 step from x: spreads seed and thread index into a
+ * well-mixed state. */
 static uint64_t splitmix64(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
+	return splitmix64_next(&x);
 }
 
 int record_init(struct record_state *s, uint64_t wss, uint64_t seed, unsigned index)

@@ -26,6 +26,7 @@
 
 #include "contract.h" /* generated from run/contract by run/matrix.mk */
 #include "opts.h"     /* the workload generator's own option parser */
+#include "splitmix64.h" /* the seeded generator pjtload and pjt-stats share */
 
 #define MAX_COMBOS 256
 #define MAX_WORKLOADS 64
@@ -1367,16 +1368,12 @@ static int parse_file(const char *path)
 	return 0;
 }
 
-/* splitmix64: small, well mixed, and the same on every host. */
+/* The plan's order: splitmix64, the same on every host. */
 static uint64_t rng_state;
 
 static uint64_t rng_next(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64_next(&rng_state);
 }
 
 static unsigned rng_below(unsigned n)

@@ -2,6 +2,7 @@
  * Nothing here resamples: every interval is a pair of order statistics
  * whose coverage is known exactly for continuous data, and printed. */
 #include "pjt-stats.h"
+#include "splitmix64.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,11 +10,7 @@
 
 uint64_t rng_next(struct rng *r)
 {
-	uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
+	return splitmix64_next(&r->state);
 }
 
 double rng_uniform(struct rng *r)
