@@ -79,7 +79,7 @@ check "smp N and sockets=,cores=,threads= both become topologies" \
 check "rt-app files are resolved beside the matrix file" \
 	grep -q "^file	rt-app good-rtapp.json	$fixtures/good-rtapp.json	w4-good-rtapp.json$" "$tmp/topo.plan"
 
-# Issue 15 item 6: the paths that once planned wrong data in silence.
+# The paths that once planned wrong data in silence.
 plan "$fixtures/good-rtapp-basename.matrix" >"$tmp/rtapp.plan"
 check "rt-app a/x.json and b/x.json: two files, two guest names" \
 	sh -c "[ \$(awk -F'\t' '\$1 == \"file\" { print \$4 }' '$tmp/rtapp.plan' | sort -u | wc -l) = 2 ] &&

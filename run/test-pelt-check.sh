@@ -1,6 +1,6 @@
 #!/bin/sh
 # run/test-pelt-check.sh: build/pelt-check, the kernel's loads against a
-# simulation of PELT (issue 28).
+# simulation of PELT.
 #   - on run/fixtures-trace/pelt (a trace of the kernel before the
 #     runnable-only signal): nr_running, weight and cpu_load() within the
 #     margin; the pelt column, rebuilt from runnable_avg, caught; a

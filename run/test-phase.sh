@@ -1,5 +1,5 @@
 #!/bin/sh
-# run/test-phase.sh: make run's phase times (run/phase, issue 16): each
+# run/test-phase.sh: make run's phase times (run/phase): each
 # phase's time printed and logged, a failed phase named with its status,
 # the summary's total and DIR/phases.txt, usage errors; make run's recipe
 # times deps, unpack, kernel, image, matrix and report in that order.

@@ -1,6 +1,6 @@
 /*
  * pelt-check: the kernel's per-CPU loads of a trace against a simulation
- * of PELT from the tasks' activations in the same trace (issue 28).
+ * of PELT from the tasks' activations in the same trace.
  *
  * Input: traces/SEQ-loads.csv (sched_pjt_cpu_load at each tick:
  * run/contract/trace-loads) and traces/SEQ-tasks.csv (sched_switch,
@@ -738,8 +738,6 @@ struct stat {
 
 static struct stat stats[NSIG];
 static int judged[NSIG] = { 1, 1, 1, 1 };
-static double debug_at = -1;
-static long debug_pid = -1;	/* PELT_CHECK_PID=PID: its updates */	/* PELT_CHECK_DEBUG=SECONDS: dump the tasks */
 
 struct sim {
 	double lo[NSIG], hi[NSIG], tol[NSIG];
@@ -775,19 +773,6 @@ static void simulate_tick(int c, int64_t t, struct sim *s)
 		} else {
 			/* a blocked task's weight decays like its load */
 			wl += (double)p->w * pow(0.5, (double)(t - p->last_runnable) / (LOAD_AVG_PERIOD * 1024.0 * 1024.0));
-		}
-	}
-	if (debug_at >= 0 && fabs((double)t / 1e9 - debug_at) < 0.002) {
-		fprintf(stderr, "debug t=%.6f cpu=%d fresh=%d t_known=%.6f snap_hi=%.0f lo=%.0f\n",
-			(double)t / 1e9, c, fresh, (double)cpus[c].t_known / 1e9, cpus[c].snap_hi, lo_l);
-		for (size_t i = 0; i < ntasks; i++) {
-			struct task *p = &tasks[i];
-
-			if (p->cfs && p->cpu == c)
-				fprintf(stderr, "  pid=%ld w=%ld q=%d lo=%lu/%lu hi=%lu/%lu last_runnable=%.6f\n",
-					p->pid, p->w, p->queued, p->lo.load_avg,
-					load_at(&p->lo, (uint64_t)t, p->queued, p->w), p->hi.load_avg,
-					load_at(&p->hi, (uint64_t)t, p->queued, p->w), (double)p->last_runnable / 1e9);
 		}
 	}
 	if (!fresh)
@@ -869,10 +854,6 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	if (getenv("PELT_CHECK_PID"))
-		debug_pid = atol(getenv("PELT_CHECK_PID"));
-	if (getenv("PELT_CHECK_DEBUG"))
-		debug_at = atof(getenv("PELT_CHECK_DEBUG"));
 	slot = calloc(nslots, sizeof(*slot));
 	if (!slot)
 		die(2, "out of memory");
@@ -898,14 +879,6 @@ int main(int argc, char **argv)
 
 		if (e->kind != EV_LOAD) {
 			task_event(e);
-			if (debug_pid >= 0) {
-				struct task *dp = find_task(debug_pid);
-
-				if (dp && (e->a[0] == debug_pid || (e->kind == EV_SWITCH && e->a[2] == debug_pid)))
-					fprintf(stderr, "pid %ld t=%.6f kind=%d cpu=%d q=%d fl=%d lo=%lu sum=%" PRIu64 " pc=%u hi=%lu\n",
-						debug_pid, e->t / 1e9, e->kind, dp->cpu, dp->queued, dp->in_flight,
-						dp->lo.load_avg, dp->lo.load_sum, dp->lo.period_contrib, dp->hi.load_avg);
-			}
 			if (af && e->kind == EV_SWITCH && e->cpu == want_cpu) {
 				if (act_pid >= 0)
 					fprintf(af, "%ld %ld %.6f %.6f\n", act_pid, act_prio,
