@@ -254,6 +254,8 @@ int main(int argc, char **argv)
 		return plan_design_main(argc - 2, argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "--embed"))
 		return embed_charts(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--domains"))
+		return print_domains(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "--compare"))
 		return compare_main(argc - 2, argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "--random"))

@@ -287,6 +287,8 @@ char *study_slug(const struct analysis *a, int s);
  * replaces the markers once the charts are drawn (no second analysis). */
 void write_report(const struct analysis *a, const char *results_dir);
 int embed_charts(const char *results_dir);
+/* pjt-stats --domains DIR: each topology's sched-domain levels from DIR/domains.txt. */
+int print_domains(const char *dir);
 
 /* ---- compare.c: run/compare BASE A [B ...] (argv after --compare) ---- */
 int compare_main(int argc, char **argv);

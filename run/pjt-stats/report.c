@@ -381,50 +381,85 @@ static char *cpu_ranges(unsigned long long mask)
 }
 
 /*
- * The balancer's levels on a topology, from the results folder's
+ * The balancer's levels on each topology, from the results folder's
  * domains.txt ("topology=T cpu=N domain=M name=X span=HEX" per CPU and
- * level): "MC over CPUs {0-1} {2-3}, then DIE over {0-3}", each level's
- * distinct spans once.  NULL when the folder has none for the topology;
- * *levels is the number of levels.
+ * level): the one parser of that file (run/trace-report reads its output
+ * through pjt-stats --domains).
  */
-static char *shape_of(const char *dir, const char *topology, int *levels)
-{
-	enum { MAX_LEVELS = 8, MAX_SPANS = 64 };
-	char *path = xasprintf("%s/domains.txt", dir);
-	char *text = read_whole_file(path, NULL), *line, *save = NULL, *out = NULL;
-	char names[MAX_LEVELS][32] = { { 0 } };
-	unsigned long long spans[MAX_LEVELS][MAX_SPANS];
-	int nspans[MAX_LEVELS] = { 0 };
+enum { MAX_TOPOLOGIES = 8, MAX_LEVELS = 8, MAX_SPANS = 64 };
+struct domain_levels {
+	char topology[64];
+	int levels;
+	char names[MAX_LEVELS][32];
+	unsigned long long spans[MAX_LEVELS][MAX_SPANS];   /* distinct, in order */
+	int nspans[MAX_LEVELS];
+};
 
-	*levels = 0;
+/* Fills t[] (at most MAX_TOPOLOGIES); returns how many topologies. */
+static int read_domains(const char *dir, struct domain_levels *t)
+{
+	char *path = xasprintf("%s/domains.txt", dir);
+	char *text = read_whole_file(path, NULL), *line, *save = NULL;
+	int ntop = 0;
+
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
 		char topo[64], name[32], hex[160], digits[160];
-		int cpu, level, n = 0;
+		int cpu, level, n = 0, k;
 		unsigned long long mask;
+		struct domain_levels *l;
 
 		if (sscanf(line, "topology=%63s cpu=%d domain=%d name=%31s span=%159s",
-			   topo, &cpu, &level, name, hex) != 5 ||
-		    strcmp(topo, topology) || level < 0 || level >= MAX_LEVELS)
+			   topo, &cpu, &level, name, hex) != 5 || level < 0 || level >= MAX_LEVELS)
 			continue;
+		for (k = 0; k < ntop && strcmp(t[k].topology, topo); k++)
+			;
+		if (k == ntop) {
+			if (ntop == MAX_TOPOLOGIES)
+				continue;
+			memset(&t[ntop], 0, sizeof(t[ntop]));
+			snprintf(t[ntop].topology, sizeof(t[ntop].topology), "%s", topo);
+			ntop++;
+		}
+		l = &t[k];
 		/* /proc/schedstat writes masks as 32-bit words separated by commas */
 		for (char *h = hex; *h; h++)
 			if (*h != ',')
 				digits[n++] = *h;
 		digits[n] = 0;
 		mask = strtoull(digits, NULL, 16);
-		snprintf(names[level], sizeof(names[level]), "%s", name);
-		if (level + 1 > *levels)
-			*levels = level + 1;
-		for (n = 0; n < nspans[level] && spans[level][n] != mask; n++)
+		snprintf(l->names[level], sizeof(l->names[level]), "%s", name);
+		if (level + 1 > l->levels)
+			l->levels = level + 1;
+		for (n = 0; n < l->nspans[level] && l->spans[level][n] != mask; n++)
 			;
-		if (n == nspans[level] && n < MAX_SPANS)
-			spans[level][nspans[level]++] = mask;
+		if (n == l->nspans[level] && n < MAX_SPANS)
+			l->spans[level][l->nspans[level]++] = mask;
 	}
-	for (int level = 0; level < *levels; level++) {
+	free(text);
+	free(path);
+	return ntop;
+}
+
+/* "MC over CPUs {0-1} {2-3}, then DIE over {0-3}": each level's distinct
+ * spans once.  NULL when the folder has none for the topology; *levels is
+ * the number of levels. */
+static char *shape_of(const char *dir, const char *topology, int *levels)
+{
+	struct domain_levels t[MAX_TOPOLOGIES];
+	int ntop = read_domains(dir, t), k;
+	char *out = NULL;
+
+	*levels = 0;
+	for (k = 0; k < ntop && strcmp(t[k].topology, topology); k++)
+		;
+	if (k == ntop)
+		return NULL;
+	*levels = t[k].levels;
+	for (int level = 0; level < t[k].levels; level++) {
 		char *list = xstrdup(""), *next;
 
-		for (int i = 0; i < nspans[level]; i++) {
-			char *cpus = cpu_ranges(spans[level][i]);
+		for (int i = 0; i < t[k].nspans[level]; i++) {
+			char *cpus = cpu_ranges(t[k].spans[level][i]);
 
 			next = xasprintf("%s%s{%s}", list, *list ? " " : "", cpus);
 			free(cpus);
@@ -432,14 +467,25 @@ static char *shape_of(const char *dir, const char *topology, int *levels)
 			list = next;
 		}
 		next = xasprintf("%s%s%s over CPUs %s", out ? out : "", out ? ", then " : "",
-				 *names[level] ? names[level] : "?", list);
+				 *t[k].names[level] ? t[k].names[level] : "?", list);
 		free(out);
 		free(list);
 		out = next;
 	}
-	free(text);
-	free(path);
 	return out;
+}
+
+/* pjt-stats --domains DIR: "TOPOLOGY LEVEL NAME" per level, for scripts. */
+int print_domains(const char *dir)
+{
+	struct domain_levels t[MAX_TOPOLOGIES];
+	int ntop = read_domains(dir, t);
+
+	for (int k = 0; k < ntop; k++)
+		for (int level = 0; level < t[k].levels; level++)
+			printf("%s %d %s\n", t[k].topology, level,
+			       *t[k].names[level] ? t[k].names[level] : "?");
+	return 0;
 }
 
 /* "topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE ...)" */
