@@ -15,7 +15,7 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: all deps kernel kernel-stock kernel-variants initramfs shell run check \
+.PHONY: all deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check \
 	check-series bench-overhead clean
 
 all: kernel initramfs
@@ -58,6 +58,13 @@ $(BUILD)/initramfs.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
 	@initramfs/build-image $@
 
 initramfs: $(BUILD)/initramfs.cpio.gz
+
+# The same image with perf (20 MB gzip'd beside 12): run/matrix builds
+# and boots it for a matrix with perf bench workloads.
+$(BUILD)/initramfs-perf.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
+	@PERF=1 initramfs/build-image $@
+
+initramfs-perf: $(BUILD)/initramfs-perf.cpio.gz
 
 # The kernel as the tree now describes it (run/kernel rebuilds an edited
 # patch), on the RFC box's shape unless TOPOLOGY=S,C,T says otherwise.

@@ -228,6 +228,12 @@ check "estimate: a hackbench run costs its duration and about one invocation mor
 	between "$(($(estimate_of "hackbench groups=2 loops=40") - est_pingpong))" 8 9
 check "estimate: rt-app costs its calibration (12 s) beside its own duration" \
 	between "$(($(estimate_of "rt-app $fixtures/good-rtapp.json") - est_pingpong))" 10 12
+check "estimate: perf bench sched pipe costs its duration, perf's start-up and one invocation (loops=2000: 2.3 s)" \
+	between "$(($(estimate_of "perf-pipe loops=2000") - est_pingpong))" 2 3
+check "estimate: perf bench sched messaging costs what hackbench does and perf's start-up (groups=2 loops=40: 8.8 s)" \
+	between "$(($(estimate_of "perf-messaging groups=2 loops=40") - est_pingpong))" 8 9
+check "estimate: cyclictest costs its duration (-D) and reading its histogram (1 s)" \
+	between "$(($(estimate_of "cyclictest threads=2") - est_pingpong))" 1 1
 printf '{ "global": { "duration": 1, "calibration": 100 }, "tasks": { "t": { "run": 1000 } } }\n' >"$tmp/cal.json"
 check "estimate: rt-app with a numeric calibration costs its own duration (1 s, not the run's 2 s)" \
 	between "$(($(estimate_of "rt-app $tmp/cal.json") - est_pingpong))" -1 -1
@@ -298,8 +304,13 @@ fake_run() { # fake_run OUT [run/matrix options...]: stderr in OUT.err
 }
 if [ -x "$matrix" ]; then
 	mkdir -p "$tmp/guest/bin"
-	printf '#!/bin/sh\ncat "$1" >> "%s/rtapp.log"\n' "$tmp" >"$tmp/guest/bin/rt-app"
-	chmod +x "$tmp/guest/bin/rt-app"
+	# A stand-in rt-app: runs its shell line, then leaves a log of three
+	# activations (rt-app's own format) in its folder, the default logdir.
+	fake_rtapp() {
+		printf '#!/bin/sh\n%s\ncp "%s/rt-app-t-0.log" .\n' "$1" "$fixtures" >"$tmp/guest/bin/rt-app"
+		chmod +x "$tmp/guest/bin/rt-app"
+	}
+	fake_rtapp "cat \"\$1\" >> '$tmp/rtapp.log'"
 	echo kernel >"$tmp/bzImage"
 	echo image >"$tmp/image"
 	fake_run "$tmp/fr" "$fixtures/good-rtapp-basename.matrix"
@@ -335,7 +346,7 @@ if [ -x "$matrix" ]; then
 	check "--resume defaults to the folder's own kernel and image" test $? = 0
 
 	# The noise study's QEMU options: accel thread=single, vCPUs pinned
-	printf '#!/bin/sh\nsleep 0.2\n' >"$tmp/guest/bin/rt-app"
+	fake_rtapp 'sleep 0.2'
 	printf 'settle 0\nreps 1\naccel thread=single\npin-vcpus 1 0\ncombo stock\nworkload rt-app %s\n' "$fixtures/a/x.json" >"$tmp/pin.matrix"
 	rm -f "$tmp/guest/pinned"
 	FAKE_BOOT_ARGS=$tmp/pin.args fake_run "$tmp/pin" "$tmp/pin.matrix"
@@ -363,7 +374,7 @@ if [ -x "$matrix" ]; then
 
 	# Host load: a busy loop beside the fake guest is other load; the same
 	# loop as the process run/boot names as QEMU is not.
-	printf '#!/bin/sh\nsleep 2\n' >"$tmp/guest/bin/rt-app"
+	fake_rtapp 'sleep 2'
 	printf 'settle 0\nreps 1\ncombo stock\nworkload rt-app %s\n' "$fixtures/a/x.json" >"$tmp/one.matrix"
 	export FAKE_BOOT_BURN=3
 	fake_run "$tmp/busy" "$tmp/one.matrix"
@@ -457,6 +468,74 @@ if [ -x "$matrix" ]; then
 	check "compare lines: an unknown name, a combo against itself, a pair declared twice: FILE:LINE errors, exit 2" \
 		sh -c "[ $? = 2 ] && grep -q 'cmp.matrix:6: compare: no combo or factorial cell is named .nosuch.' '$tmp/e' &&
 		       grep -q 'cmp.matrix:7: compare: .a. against itself' '$tmp/e' && grep -q 'cmp.matrix:9: compare stock a: declared already (line 8)' '$tmp/e'"
+	# Other people's tools, their output parsed into the columns: stand-in
+	# perf (perf bench's own output), cyclictest (a recorded --histfile)
+	# and rt-app (a recorded log) in the fake guest.
+	g3=$tmp/guest3
+	mkdir -p "$g3/bin"
+	cat >"$g3/bin/perf" <<'EOF'
+#!/bin/sh
+[ -z "${FAKE_PERF_BROKEN:-}" ] || { echo "perf: error while loading shared libraries: libpython3.11.so.1.0: cannot open shared object file" >&2; exit 127; }
+sleep 0.1
+case $3 in
+messaging) printf '# Running %s benchmark:\n# 20 sender and receiver processes per group\n\n     Total time: 0.100 [sec]\n' "'sched/messaging'" ;;
+pipe) printf '# Running %s benchmark:\n# Executed %s pipe operations between two processes\n\n     Total time: 0.200 [sec]\n\n     200.000000 usecs/op\n           5000 ops/sec\n' "'sched/pipe'" "$5" ;;
+esac
+EOF
+	cat >"$g3/bin/cyclictest" <<EOF
+#!/bin/sh
+echo "\$*" >> "$g3/cyclictest.args"
+for a; do case \$a in --histfile=*) cp "$fixtures/cyclictest-hist" "\${a#--histfile=}" ;; esac; done
+EOF
+	cp "$tmp/guest/bin/rt-app" "$g3/bin/rt-app"
+	chmod +x "$g3/bin/"*
+	mkdir -p "$tmp/perf-root/usr/bin"
+	: >"$tmp/perf-root/usr/bin/perf"
+	(cd "$tmp/perf-root" && find . | cpio -o -H newc --quiet) | gzip >"$tmp/perf-image"
+	printf 'settle 0\nduration 1s\nreps 1\nseed 2\ncombo stock\nworkload perf-messaging groups=1 loops=10\nworkload perf-pipe loops=1000\nworkload cyclictest threads=2 interval=500us\nworkload rt-app %s\n' \
+		"$fixtures/a/x.json" >"$tmp/peers.matrix"
+	PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$g3 "$matrix" --no-report \
+		--kernel "$tmp/bzImage" --initrd "$tmp/perf-image" --out "$tmp/peers" "$tmp/peers.matrix" 2>"$tmp/peers.err"
+	cell() { awk -F, -v w="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next } $5 ~ "^" w { print $n[c] }' "$tmp/peers/runs.csv"; }
+	check "fake boot, perf bench sched messaging: ok, duration_s perf's own time summed, ops_per_s 4000 messages per 0.1 s" \
+		sh -c "[ '$(cell perf-messaging status)' = ok ] && [ '$(cell perf-messaging ops_per_s)' = 40000.0 ] &&
+		       awk -v d='$(cell perf-messaging duration_s)' 'BEGIN { exit !(d >= 0.1 && d * 10 == int(d * 10 + 0.5)) }'"
+	check "fake boot, perf bench sched pipe: ok, round trips per second from its Executed and usecs/op lines (5000)" \
+		sh -c "[ '$(cell perf-pipe status)' = ok ] && [ '$(cell perf-pipe ops_per_s)' = 5000.0 ]"
+	check "fake boot, perf bench: invocations repeat until the duration (1 s) is up" \
+		awk -v d="$(cell perf-pipe duration_s)" 'BEGIN { exit !(d >= 0.8) }'
+	check "fake boot, cyclictest: -t 2 -i 500 -D 1 into a histogram file" \
+		grep -q -- '-t 2 -i 500 -D 1 -h 100000 --histfile=' "$g3/cyclictest.args"
+	check "fake boot, cyclictest: the two threads' histogram gives min 3, p50 4, p90 5, p99 9, p999 9, max 9, avg 4.0" \
+		test "$(cell cyclictest wakeup_min_us) $(cell cyclictest wakeup_p50_us) $(cell cyclictest wakeup_p90_us) $(cell cyclictest wakeup_p99_us) $(cell cyclictest wakeup_p999_us) $(cell cyclictest wakeup_max_us) $(cell cyclictest wakeup_avg_us) $(cell cyclictest status)" = "3 4 5 9 9 9 4.0 ok"
+	check "fake boot, rt-app's log: 3 activations over 30 ms = 100/s, slack p50 8000 us, p10 0 (an overrun: -500), overruns 1" \
+		test "$(cell rt-app ops_per_s) $(cell rt-app slack_p50_us) $(cell rt-app slack_p10_us) $(cell rt-app overruns) $(cell rt-app status)" = "100.0 8000 0 1 ok"
+	check "fake boot, rt-app's wu_lat wrapped below 0: the wake-up columns stay empty, the console says why" \
+		sh -c "[ -z '$(cell rt-app wakeup_p50_us)$(cell rt-app wakeup_max_us)' ] && grep -q 'wu_lat values are not latencies' '$tmp/peers/console-1.log'"
+	fake_rtapp 'true'
+	rm -f "$tmp/guest/bin/rt-app.log"
+	printf '#!/bin/sh\ntrue\n' >"$g3/bin/rt-app"
+	FAKE_PERF_BROKEN=1 PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$g3 "$matrix" --no-report \
+		--kernel "$tmp/bzImage" --initrd "$tmp/perf-image" --out "$tmp/broken" "$tmp/peers.matrix" 2>"$tmp/broken.err"
+	cell() { awk -F, -v w="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next } $5 ~ "^" w { print $n[c] }' "$tmp/broken/runs.csv"; }
+	check "a perf that cannot run in the guest (a missing library) fails its runs, loudly, with perf's words" \
+		sh -c "[ '$(cell perf-messaging status) $(cell perf-pipe status)' = 'failed failed' ] && [ -z '$(cell perf-pipe ops_per_s)' ] &&
+		       grep -q 'perf bench sched pipe -l 1000.* failed: perf: error while loading shared libraries' '$tmp/broken/console-1.log'"
+	check "rt-app that leaves no log: no rate, so the run failed (not an empty cell), loudly" \
+		sh -c "[ '$(cell rt-app status)' = failed ] && grep -q 'rt-app wrote no log' '$tmp/broken/console-1.log'"
+	"$matrix" --no-report --kernel "$tmp/bzImage" --initrd "$tmp/image" --out "$tmp/noperf" "$tmp/peers.matrix" >/dev/null 2>"$tmp/e"
+	check "perf workloads with an image without usr/bin/perf: refused before booting (exit 2), nothing created" \
+		sh -c "[ $? = 2 ] && grep -q 'has no usr/bin/perf' '$tmp/e' && [ ! -e '$tmp/noperf' ]"
+	mkdir -p "$tmp/fakemake"
+	printf '#!/bin/sh\necho "$*" >> "%s/make.args"\n' "$tmp" >"$tmp/fakemake/make"
+	chmod +x "$tmp/fakemake/make"
+	PATH=$tmp/fakemake:$PATH FAKE_BOOT_ARGS=$tmp/perf.args PJT_MATRIX_BOOT=$fixtures/fake-boot FAKE_GUEST=$g3 \
+		"$matrix" --no-report --kernel "$tmp/bzImage" --out "$tmp/perfdefault" "$tmp/peers.matrix" >/dev/null 2>"$tmp/e"
+	check "perf workloads without --initrd: run/matrix makes build/initramfs-perf.cpio.gz and boots it" \
+		sh -c "grep -q ' $top/build/initramfs-perf.cpio.gz\$' '$tmp/make.args' &&
+		       { grep -q -- '--initrd $top/build/initramfs-perf.cpio.gz' '$tmp/perf.args' 2>/dev/null ||
+		         grep -q 'initramfs-perf.cpio.gz not found' '$tmp/e'; }"
+
 	"$matrix" --dry-run "$tmp" >/dev/null 2>"$tmp/e"
 	check "run/matrix: a directory as the matrix is a clear error (exit 2)" \
 		sh -c "[ $? = 2 ] && grep -q 'not a matrix file (a directory)' '$tmp/e'"
@@ -560,3 +639,35 @@ check "--resume: the resumed runs carry a later boot number" \
 	sh -c "[ \$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"boot\") b = i; next } { print \$b }' '$res3/runs.csv' | sort -u | wc -l) -ge 2 ]"
 check "--resume: the header is there once" \
 	test "$(grep -c '^seq,' "$res3/runs.csv")" = 1
+
+# 4. Other people's tools in a real guest: perf bench (run/matrix makes and
+# boots the perf image), cyclictest and rt-app fill their columns.
+printf '{ "global": { "duration": 2, "calibration": 100 }, "tasks": { "t": { "instance": 2, "loop": -1, "run": 1000, "timer": { "ref": "unique", "period": 10000 } } } }\n' >"$tmp/peer.json"
+guest_matrix peers "reps 1" "seed 3" "duration 2s" "combo stock" "workload perf-messaging groups=1 loops=10" \
+	"workload perf-pipe loops=500" "workload cyclictest threads=2 interval=1000us" "workload rt-app peer.json"
+sed -i '/^duration 1s$/d' "$tmp/peers.matrix"
+res4=$tmp/res-peers
+"$matrix" --out "$res4" "$tmp/peers.matrix" >"$tmp/peers.out" 2>&1
+rc=$?
+check "peers matrix: run/matrix exits 0, every run ok, on the perf image" \
+	sh -c "[ $rc = 0 ] && [ \$(awk -F, 'NR > 1 && \$NF == \"ok\"' '$res4/runs.csv' | wc -l) = 4 ] &&
+	       grep -q 'initramfs-perf.cpio.gz' '$res4/image.txt'"
+[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/peers.out"
+peer_cells() { # peer_cells WORKLOAD-PREFIX COLUMN...: the cells, space-separated
+	w=$1
+	shift
+	awk -F, -v w="$w" -v cols="$*" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next }
+		index($5, w) == 1 { k = split(cols, c, " "); for (i = 1; i <= k; i++) printf "%s%s", $n[c[i]], i < k ? " " : "\n" }' "$res4/runs.csv"
+}
+filled() { for v in $1; do [ -n "$v" ] || return 1; done; [ "$(echo $1 | wc -w)" = "$2" ]; }
+for w in perf-messaging perf-pipe; do
+	got=$(peer_cells "$w" duration_s ops_per_s)
+	echo "# $w: duration_s ops_per_s = $got"
+	check "peers matrix: $w fills duration_s and ops_per_s" filled "$got" 2
+done
+got=$(peer_cells cyclictest wakeup_min_us wakeup_avg_us wakeup_p50_us wakeup_p90_us wakeup_p99_us wakeup_p999_us wakeup_max_us)
+echo "# cyclictest: wakeup min avg p50 p90 p99 p999 max = $got"
+check "peers matrix: cyclictest fills the wake-up columns (min, avg, p50, p90, p99, p999, max)" filled "$got" 7
+got=$(peer_cells rt-app ops_per_s slack_p10_us slack_p50_us overruns)
+echo "# rt-app: ops_per_s slack_p10 slack_p50 overruns = $got; wake-up p50 p99 = $(peer_cells rt-app wakeup_p50_us wakeup_p99_us)"
+check "peers matrix: rt-app fills ops_per_s, slack p10/p50 and overruns from its logs" filled "$got" 4

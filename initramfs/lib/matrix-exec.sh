@@ -186,6 +186,145 @@ calibrate_for() {
 	matrix_calibrated="$matrix_calibrated$wss "
 }
 
+# Runs "$@" whole, again and again, appending its stdout to $work/out, until
+# the run's duration is up (from $start); $now is when the last one ended.
+# A tool that stops mid-way (hackbench, perf bench) does not say how much it
+# did, so the last invocation ends the run, up to one invocation late.  A
+# failing invocation (a missing library, a refused option) fails the run
+# with the tool's own words on the console.
+repeat_until_up() {
+	end=$(awk -v s="$start" -v ms="$matrix_duration_ms" 'BEGIN { printf "%.2f", s + ms / 1000 }')
+	: > "$work/out"
+	while :; do
+		if ! "$@" >> "$work/out" 2> "$work/err"; then
+			loud "seq $seq: '$*' failed: $(tail -n 5 "$work/err" | tr '\n' ' ')"
+			return 1
+		fi
+		now=$(uptime_s)
+		awk -v now="$now" -v end="$end" 'BEGIN { exit !(now >= end) }' && return 0
+	done
+}
+
+# The words' key=value pairs as shell variables opt_KEY (only the keys of
+# the matrix-plan's tables: letters).
+tool_options() {
+	for arg; do
+		case $arg in
+		*=*) eval "opt_${arg%%=*}=\${arg#*=}" ;;
+		esac
+	done
+}
+
+# A matrix time (ns us ms s) in whole microseconds.
+time_us() {
+	awk -v t="$1" 'BEGIN {
+		n = t; sub(/[a-z]+$/, "", n); u = substr(t, length(n) + 1)
+		f = u == "ns" ? 0.001 : u == "us" ? 1 : u == "ms" ? 1000 : 1000000
+		printf "%d\n", n * f + 0.5 }'
+}
+
+# cyclictest's --histfile: one line per microsecond bucket (counts per
+# thread), then "# Total:" (counts within the histogram), "# Min/Avg/Max
+# Latencies:" and "# Histogram Overflows:" per thread.  Percentiles of all
+# threads' samples together, nearest rank (the ceil(q x N)-th smallest, N
+# with the overflows), clamped to [min, max] as pjtload's are; a rank
+# beyond the histogram is an error, not a guess.
+cyclictest_keys() {
+	# Its empty buckets (nearly all of them) go first: grep is quicker at
+	# that than busybox awk, which reads the rest.
+	grep -v "^[0-9]*[ $(printf '\t')0]*\$" "$1" | awk -v limit="$2" '
+	# cyclictest pads with zeros, which busybox awk would read as octal
+	function num(s) { sub(/^0+/, "", s); return s + 0 }
+	/^[0-9]+[ \t]/ { bs[++nb] = num($1); for (i = 2; i <= NF; i++) cnt[nb] += num($i); next }
+	$2 == "Min" { for (i = 4; i <= NF; i++) { v = num($i); if (!nmin++ || v < min) min = v } }
+	$2 == "Max" { for (i = 4; i <= NF; i++) { v = num($i); if (v > max) max = v } }
+	$2 == "Avg" { for (i = 4; i <= NF; i++) avg[i] = num($i) }
+	$2 == "Total:" { for (i = 3; i <= NF; i++) tot[i + 1] = num($i) }
+	$2 == "Histogram" && $3 == "Overflows:" { for (i = 4; i <= NF; i++) over[i] = num($i) }
+	END {
+		for (i in avg) { k = tot[i] + over[i]; n += k; s += avg[i] * k }
+		if (n == 0 || !nmin) { print "no samples in the histogram" > "/dev/stderr"; exit 1 }
+		split("50 90 99 99.9", qs, " "); split("p50 p90 p99 p999", names, " ")
+		for (j = 1; j <= 4; j++) {
+			rank = n * qs[j] / 100; if (rank > int(rank)) rank = int(rank) + 1
+			c = 0; found = 0
+			for (b = 1; b <= nb && !found; b++) { c += cnt[b]; if (c >= rank) { v = bs[b]; found = 1 } }
+			if (!found && rank == n) { v = max; found = 1 }
+			if (!found) { printf "%s beyond the histogram (%d us)\n", names[j], limit > "/dev/stderr"; exit 1 }
+			if (v < min) v = min
+			if (v > max) v = max
+			printf "wakeup_%s_us=%d\n", names[j], v
+		}
+		printf "wakeup_min_us=%d\nwakeup_max_us=%d\nwakeup_avg_us=%.1f\n", min, max, s / n
+	}'
+}
+
+# The first "KEY": "string" of an rt-app JSON (the last one as json-c keeps
+# it: the greedy match; log keys are global's alone).
+rtapp_string() {
+	tr '\n' ' ' < "$2" | sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p"
+}
+
+# rt-app's per-thread logs (LOGDIR/BASENAME-THREAD-N.log: a "#idx perf run
+# period start end rel_st slack c_duration c_period wu_lat" header, times in
+# us, one row per phase activation): ops_per_s the activations of all
+# threads per second of their span (first start to last end), slack's p10
+# and p50, overruns (activations with negative slack) and, when every
+# row's wu_lat is a latency (rt-app 1.0 wraps negative ones to ~2^64), the
+# wake-up columns.  No rows, or no start/end: no rate, an error.
+rtapp_keys() {
+	rm -f "$work/slack" "$work/wu"
+	awk -v slack="$work/slack" -v wu="$work/wu" '
+	FNR == 1 { split("", col) }
+	/^#idx/ { for (i = 1; i <= NF; i++) { h = $i; sub(/^#/, "", h); col[h] = i }; next }
+	/^#/ || NF < 2 { next }
+	{
+		if (!("start" in col) || !("end" in col)) { nostart = 1; next }
+		rows++
+		s = $col["start"] + 0; e = $col["end"] + 0
+		if (first == "" || s < first) first = s
+		if (e > last) last = e
+		if ("slack" in col) { print $col["slack"] > slack; ns++; if ($col["slack"] < 0) over++ }
+		if ("wu_lat" in col) { if ($col["wu_lat"] + 0 > 1e15) badwu++; else { print $col["wu_lat"] > wu; nw++ } }
+	}
+	END {
+		if (!rows || last <= first) { printf "no activations with start and end in the logs%s\n", nostart ? " (no start/end columns)" : "" > "/dev/stderr"; exit 1 }
+		printf "ops_per_s=%.1f\n", rows / ((last - first) / 1e6)
+		if (ns) printf "overruns=%d\n", over
+		if (badwu) {
+			printf "rt-app: %d of %d wu_lat values are not latencies (wrapped below 0): the wake-up columns stay empty\n", badwu, badwu + nw > "/dev/stderr"
+			close(wu); printf "" > wu
+		}
+	}' "$@" || return 1
+	# A percentile below 0 (that share of activations overran) is 0: the
+	# columns are slack left, overruns counts the overrun activations.
+	[ ! -s "$work/slack" ] || sorted_keys "$work/slack" slack_p10_us:10 slack_p50_us:50 |
+		sed 's/=-[0-9]*$/=0/'
+	[ ! -s "$work/wu" ] || sorted_keys "$work/wu" wakeup_p50_us:50 wakeup_p90_us:90 wakeup_p99_us:99 \
+		wakeup_p999_us:99.9 wakeup_min_us:min wakeup_max_us:max wakeup_avg_us:avg
+}
+
+# KEY=value lines of FILE's numbers (one a line): KEY:Q its nearest-rank
+# percentile Q (the ceil(Q% x N)-th smallest), KEY:min, KEY:max, KEY:avg.
+sorted_keys() {
+	file=$1
+	shift
+	sort -n "$file" | awk -v specs="$*" '
+	{ v[++n] = $1; t += $1 }
+	END {
+		k = split(specs, s, " ")
+		for (i = 1; i <= k; i++) {
+			split(s[i], p, ":")
+			if (p[2] == "min") x = v[1]
+			else if (p[2] == "max") x = v[n]
+			else if (p[2] == "avg") { printf "%s=%.1f\n", p[1], t / n; continue }
+			else { r = n * p[2] / 100; if (r > int(r)) r = int(r) + 1; if (r < 1) r = 1; x = v[r] }
+			printf "%s=%d\n", p[1], x
+		}
+	}'
+	rm -f "$file"
+}
+
 # Runs the workload; key=value lines of what it measured go to stdout.
 run_workload() {
 	kind=$1
@@ -196,36 +335,76 @@ run_workload() {
 		pjtload "$kind" "$@" "duration=${matrix_duration_ms}ms" > "$work/out" || return 1
 		grep -v '^thread=' "$work/out" | head -n 1 | tr ' ' '\n' ;;
 	hackbench)
-		groups= loops= pipe=
-		for arg; do
-			case $arg in
-			groups=*) groups=${arg#groups=} ;;
-			loops=*) loops=${arg#loops=} ;;
-			pipe=1) pipe=-p ;;
-			esac
-		done
-		# Whole invocations until the duration is up: a stopped hackbench
-		# prints a Time: without saying how many messages it passed, so the
-		# last invocation ends the run, up to one invocation late.
-		end=$(awk -v s="$start" -v ms="$matrix_duration_ms" 'BEGIN { printf "%.2f", s + ms / 1000 }')
-		: > "$work/out"
-		while :; do
-			hackbench -g "$groups" -l "$loops" $pipe >> "$work/out" || return 1
-			now=$(uptime_s)
-			awk -v now="$now" -v end="$end" 'BEGIN { exit !(now >= end) }' && break
-		done
+		opt_groups= opt_loops= opt_pipe=
+		tool_options "$@"
+		pipe=
+		[ "$opt_pipe" != 1 ] || pipe=-p
+		repeat_until_up hackbench -g "$opt_groups" -l "$opt_loops" $pipe || return 1
 		# The measured time is the loop's, hackbench's start-up and exit
 		# included (the counters' window).  20 senders x 20 receivers a
 		# group, each sender passes loops messages to each receiver.
-		awk -v g="$groups" -v l="$loops" -v a="$start" -v b="$now" '
+		awk -v g="$opt_groups" -v l="$opt_loops" -v a="$start" -v b="$now" '
 		$1 == "Time:" { n++ }
 		END { t = b - a; if (!n || t <= 0) exit 1; printf "duration_s=%.2f\nops_per_s=%.1f\n", t, n * g * 20 * 20 * l / t }' "$work/out" ||
 			{ loud "seq $seq: no 'Time:' in hackbench output"; return 1; } ;;
+	perf-messaging|perf-pipe)
+		opt_groups= opt_loops= opt_pipe= opt_threads=
+		tool_options "$@"
+		if [ "$kind" = perf-messaging ]; then
+			set -- messaging -g "$opt_groups" -l "$opt_loops"
+			[ "$opt_pipe" != 1 ] || set -- "$@" -p
+			[ "$opt_threads" != 1 ] || set -- "$@" -t
+		else
+			set -- pipe -l "$opt_loops"
+			[ "$opt_threads" != 1 ] || set -- "$@" -T
+		fi
+		repeat_until_up perf bench sched "$@" || return 1
+		# perf's own figures: each invocation's "Total time: T [sec]"
+		# (pipe: N x its "U usecs/op", the same time with more digits);
+		# messaging passes groups x 20 x 20 x loops messages, pipe says
+		# "Executed N pipe operations" (N round trips).  duration_s is
+		# the sum of perf's times (perf's start-up left out), ops_per_s
+		# what was done per second of it.
+		awk -v kind="$kind" -v per="$((${opt_groups:-0} * 400 * opt_loops))" '
+		$1 == "Total" && $2 == "time:" { n++; t += $3 }
+		$2 == "Executed" && $4 == "pipe" { ops += $3; last = $3 }
+		$2 == "usecs/op" { fine += $1 * last / 1e6; nfine++ }
+		END {
+			if (kind == "perf-messaging") ops = n * per
+			else if (nfine == n) t = fine
+			if (!n || t <= 0 || !ops) exit 1
+			printf "duration_s=%.3f\nops_per_s=%.1f\n", t, ops / t
+		}' "$work/out" ||
+			{ loud "seq $seq: perf bench sched ${kind#perf-}: no rate in its output: $(tail -n 3 "$work/out" | tr '\n' ' ')"; return 1; } ;;
+	cyclictest)
+		opt_threads=1 opt_interval=1000us opt_prio=
+		tool_options "$@"
+		set -- -q -m -t "$opt_threads" -i "$(time_us "$opt_interval")" \
+			-D "$((matrix_duration_ms / 1000))" -h 100000 --histfile="$work/hist"
+		[ -z "$opt_prio" ] || set -- "$@" -p "$opt_prio"
+		rm -f "$work/hist"
+		cyclictest "$@" > "$work/out" 2>&1 ||
+			{ loud "seq $seq: cyclictest $* failed: $(tail -n 5 "$work/out" | tr '\n' ' ')"; return 1; }
+		echo "duration_s=$(awk -v a="$start" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')"
+		cyclictest_keys "$work/hist" 100000 ||
+			{ loud "seq $seq: cyclictest: no latencies from its histogram"; return 1; } ;;
 	rt-app)
 		name=$(guest_file_of "$1")
 		[ -n "$name" ] || { loud "seq $seq: no file for rt-app $1 in the plan"; return 1; }
-		(cd "$work" && rt-app "$run_files/$name") > "$work/out" 2>&1 ||
-			{ cat "$work/out" >&2; return 1; } ;;
+		# Its logs: global.logdir (default ".", the fresh run folder) and
+		# log_basename (default "rt-app"); old ones of the name go first.
+		logdir=$(rtapp_string logdir "$run_files/$name")
+		logbase=$(rtapp_string log_basename "$run_files/$name")
+		rm -rf "$work/rtapp"
+		mkdir -p "$work/rtapp"
+		case ${logdir:-.} in /*) ;; *) logdir=$work/rtapp/${logdir:-.} ;; esac
+		rm -f "$logdir/${logbase:-rt-app}"-*.log
+		(cd "$work/rtapp" && rt-app "$run_files/$name") > "$work/out" 2>&1 ||
+			{ cat "$work/out" >&2; return 1; }
+		set -- "$logdir/${logbase:-rt-app}"-*.log
+		[ -e "$1" ] || { loud "seq $seq: rt-app wrote no log ($logdir/${logbase:-rt-app}-*.log): no rate"; return 1; }
+		rtapp_keys "$@" ||
+			{ loud "seq $seq: rt-app: no rate from its logs $*"; return 1; } ;;
 	crash)
 		loud "seq $seq: workload crash: panicking the guest on purpose (echo c > /proc/sysrq-trigger)"
 		sync

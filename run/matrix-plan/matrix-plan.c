@@ -26,6 +26,7 @@
 
 #include "contract.h" /* generated from run/contract by run/matrix.mk */
 #include "opts.h"     /* the workload generator's own option parser */
+#include "units.h"    /* its time parser (a tool's microsecond keys) */
 #include "splitmix64.h" /* the seeded generator pjtload and pjt-stats share */
 
 #define MAX_COMBOS 256
@@ -64,8 +65,16 @@ static const struct tunable_rule {
 #define EST_RTAPP_CALIBRATION_MS 12000
 #define EST_HACKBENCH_GROUP_MS 250
 #define EST_HACKBENCH_LOOP_MS 100
-/* A hackbench invocation estimated longer than this many run durations is
- * refused: the run would be that invocation, whatever its duration. */
+/* perf bench: perf's own start-up (a large binary) beside the benchmark;
+ * sched messaging is hackbench's program, sched pipe one round trip a loop
+ * (about 1 ms under TCG on 2 vCPUs: loops=2000 made 1010 a second). */
+#define EST_PERF_START_MS 300
+#define EST_PERF_PIPE_LOOP_US 1000
+/* cyclictest: reading its histogram (a line per microsecond up to 100 ms). */
+#define EST_CYCLICTEST_HIST_MS 1000
+/* An invocation (hackbench, perf bench) estimated longer than this many run
+ * durations is refused: the run would be that invocation, whatever its
+ * duration. */
 #define HACKBENCH_MAX_DURATIONS 10
 
 struct combo {
@@ -74,12 +83,17 @@ struct combo {
 	int line;
 };
 
+#define TOOL_KEYS 4
+
 struct workload {
 	char kind[32];
 	char text[TEXT_MAX]; /* kind and args, single-spaced: the CSV value */
 	char canon[TEXT_MAX]; /* kind and args sorted: duplicates by meaning */
 	char file[PATH_MAX]; /* rt-app: the JSON file on the host (real path) */
-	unsigned long long hackbench_groups, hackbench_loops; /* one invocation's */
+	/* hackbench, perf-*, cyclictest: the options' values, by the index of
+	 * their key in the kind's table (tool_kinds), 0 when not given. */
+	const struct tool_kind *tool;
+	unsigned long long value[TOOL_KEYS];
 	long long rtapp_duration_s; /* rt-app: its global.duration, or -1 (none: forever) */
 	int rtapp_calibrates; /* rt-app: measures its ns per loop before it starts */
 	int argc;
@@ -189,7 +203,7 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	for (; *s; s++) {
 		if (!isdigit((unsigned char)*s))
 			return -1;
-		if (v > (max - (unsigned)(*s - '0')) / 10)
+		if (v > max / 10 || (unsigned)(*s - '0') > max - v * 10)
 			return -1;
 		v = v * 10 + (unsigned)(*s - '0');
 	}
@@ -679,9 +693,9 @@ static void do_tunable(int line, int argc, char **argv)
  * pjtload's own parser (initramfs/pjtload/opts.c, linked in), against the
  * guest each topology boots: its vCPUs and GUEST_TASK_LIMIT.  The planner
  * adds only what a matrix file needs beyond pjtload: duration= comes from
- * the directive, a key is written once, and no ',' (CSV cells).  hackbench
- * is not ours: its keys are the runner's own translation to hackbench's
- * -g/-l/-p, so they are checked here.
+ * the directive, a key is written once, and no ',' (CSV cells).  The other
+ * tools' keys (hackbench, perf bench, cyclictest) are the runner's own
+ * translation to their flags, so they are checked here (tool_kinds).
  */
 
 /* run/boot gives the guest 512 MB: the kernel sizes threads-max from
@@ -689,16 +703,63 @@ static void do_tunable(int line, int argc, char **argv)
  * own tasks take some; 3500 leaves room. */
 #define GUEST_TASK_LIMIT 3500
 
-struct hackbench_key {
+/*
+ * Workloads that are other people's tools: hackbench, perf bench sched
+ * messaging / pipe, cyclictest.  Their keys are the runner's own
+ * translation to the tool's flags (matrix-exec.sh), so they are checked
+ * here: each key once, a whole number in its range (a time for a
+ * microsecond key), the required ones given.  An absent key has its
+ * default, so two workloads with the same values are one.
+ */
+struct tool_key {
 	const char *key;
-	unsigned long long min, max;
+	unsigned long long min, max, def;
 	int required;
+	int micros; /* a time (ns us ms s), held in whole microseconds */
 };
 
-static const struct hackbench_key hackbench_keys[] = {
-	{ "groups", 1, 1000, 1 }, { "loops", 1, 10000000, 1 }, { "pipe", 0, 1, 0 },
-	{ NULL, 0, 0, 0 },
+struct tool_kind {
+	const char *kind;
+	const char *needs; /* why the required keys are required */
+	int groups_of_40;  /* groups= is hackbench's: 20 senders + 20 receivers each */
+	struct tool_key keys[TOOL_KEYS + 1];
 };
+
+static const struct tool_kind tool_kinds[] = {
+	{ "hackbench", "one invocation passes groups x 400 x loops messages; invocations "
+	  "repeat until the duration is up", 1,
+	  { { "groups", 1, 1000, 0, 1, 0 }, { "loops", 1, 10000000, 0, 1, 0 },
+	    { "pipe", 0, 1, 0, 0, 0 }, { NULL, 0, 0, 0, 0, 0 } } },
+	{ "perf-messaging", "one 'perf bench sched messaging' passes groups x 400 x loops "
+	  "messages; invocations repeat until the duration is up", 1,
+	  { { "groups", 1, 1000, 0, 1, 0 }, { "loops", 1, 10000000, 0, 1, 0 },
+	    { "pipe", 0, 1, 0, 0, 0 }, { "threads", 0, 1, 0, 0, 0 }, { NULL, 0, 0, 0, 0, 0 } } },
+	{ "perf-pipe", "one 'perf bench sched pipe' makes loops round trips; invocations "
+	  "repeat until the duration is up", 0,
+	  { { "loops", 1, 1000000000, 0, 1, 0 }, { "threads", 0, 1, 0, 0, 0 },
+	    { NULL, 0, 0, 0, 0, 0 } } },
+	{ "cyclictest", "", 0,
+	  { { "threads", 1, MAX_VCPUS, 1, 0, 0 }, { "interval", 100, 1000000, 1000, 0, 1 },
+	    { "prio", 0, 99, 0, 0, 0 }, { NULL, 0, 0, 0, 0, 0 } } },
+	{ NULL, NULL, 0, { { NULL, 0, 0, 0, 0, 0 } } },
+};
+
+static const struct tool_kind *tool_kind_of(const char *kind)
+{
+	for (const struct tool_kind *t = tool_kinds; t->kind; t++)
+		if (!strcmp(t->kind, kind))
+			return t;
+	return NULL;
+}
+
+/* The value of KEY (its default when not given). */
+static unsigned long long tool_value(const struct workload *w, const char *key)
+{
+	for (int i = 0; w->tool && w->tool->keys[i].key; i++)
+		if (!strcmp(w->tool->keys[i].key, key))
+			return w->value[i];
+	return 0;
+}
 
 static int pjtload_mode(const char *kind)
 {
@@ -738,58 +799,82 @@ static int check_key_words(int line, int argc, char **argv)
 	return bad ? -1 : 0;
 }
 
-static int check_hackbench(int line, int argc, char **argv, struct workload *w)
+/* A tool's value: a whole number, or for a microsecond key a time. */
+static int tool_number(const struct tool_key *k, const char *text, unsigned long long *v)
 {
-	int bad = 0;
+	uint64_t ns;
+	const char *why;
 
+	if (!k->micros)
+		return parse_uint(text, k->max, v) || *v < k->min ? -1 : 0;
+	if (parse_time_ns(text, &ns, &why) || ns % 1000)
+		return -1;
+	*v = ns / 1000;
+	return *v < k->min || *v > k->max ? -1 : 0;
+}
+
+static int check_tool(int line, int argc, char **argv, struct workload *w)
+{
+	const struct tool_kind *t = w->tool;
+	int bad = 0, given[TOOL_KEYS] = { 0 };
+	char known[128] = "";
+
+	for (int k = 0; t->keys[k].key; k++) {
+		w->value[k] = t->keys[k].def;
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", k ? " " : "",
+			 t->keys[k].key);
+	}
 	for (int i = 2; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
-		const struct hackbench_key *k;
-		unsigned long long v;
+		int k;
 
-		for (k = hackbench_keys; k->key; k++)
-			if (strlen(k->key) == (size_t)(eq - argv[i]) &&
-			    !strncmp(argv[i], k->key, (size_t)(eq - argv[i])))
+		for (k = 0; t->keys[k].key; k++)
+			if (strlen(t->keys[k].key) == (size_t)(eq - argv[i]) &&
+			    !strncmp(argv[i], t->keys[k].key, (size_t)(eq - argv[i])))
 				break;
-		if (!k->key) {
-			error_at(line, "hackbench: unknown option '%.*s' (known: groups loops pipe)",
-				 (int)(eq - argv[i]), argv[i]);
+		if (!t->keys[k].key) {
+			error_at(line, "%s: unknown option '%.*s' (known: %s)", t->kind,
+				 (int)(eq - argv[i]), argv[i], known);
 			bad = 1;
-		} else if (parse_uint(eq + 1, k->max, &v) || v < k->min) {
-			error_at(line, "hackbench %s='%s': want a whole number %llu..%llu", k->key,
-				 eq + 1, k->min, k->max);
+		} else if (tool_number(&t->keys[k], eq + 1, &w->value[k])) {
+			if (t->keys[k].micros)
+				error_at(line, "%s %s='%s': want a time %lluus..%llus in whole "
+					 "microseconds (e.g. 1000us, 1ms)", t->kind, t->keys[k].key,
+					 eq + 1, t->keys[k].min, t->keys[k].max / 1000000);
+			else
+				error_at(line, "%s %s='%s': want a whole number %llu..%llu", t->kind,
+					 t->keys[k].key, eq + 1, t->keys[k].min, t->keys[k].max);
 			bad = 1;
-		} else if (!strcmp(k->key, "groups")) {
-			w->hackbench_groups = v;
-		} else if (!strcmp(k->key, "loops")) {
-			w->hackbench_loops = v;
+		} else {
+			given[k] = 1;
 		}
 	}
-	for (const struct hackbench_key *k = hackbench_keys; k->key; k++) {
-		int found = 0;
-
-		for (int i = 2; i < argc; i++)
-			found |= !strncmp(argv[i], k->key, strlen(k->key)) &&
-				 argv[i][strlen(k->key)] == '=';
-		if (k->required && !found) {
-			error_at(line, "hackbench needs %s= (one invocation passes groups x 400 x "
-				 "loops messages; invocations repeat until the duration is up)", k->key);
+	for (int k = 0; t->keys[k].key; k++)
+		if (t->keys[k].required && !given[k] && !bad) {
+			error_at(line, "%s needs %s= (%s)", t->kind, t->keys[k].key, t->needs);
 			bad = 1;
 		}
-	}
-	/* 20 senders and 20 receivers a group, each a process. */
-	if (!bad && w->hackbench_groups * 40 > GUEST_TASK_LIMIT) {
-		error_at(line, "hackbench groups=%llu: %llu tasks, more than the guest's %d",
-			 w->hackbench_groups, w->hackbench_groups * 40, GUEST_TASK_LIMIT);
+	if (!bad && t->groups_of_40 && tool_value(w, "groups") * 40 > GUEST_TASK_LIMIT) {
+		error_at(line, "%s groups=%llu: %llu tasks, more than the guest's %d", t->kind,
+			 tool_value(w, "groups"), tool_value(w, "groups") * 40, GUEST_TASK_LIMIT);
 		bad = 1;
 	}
 	return bad ? -1 : 0;
 }
 
-static long long hackbench_invocation_ms(const struct workload *w)
+/* One invocation of a tool repeated until the duration is up, under TCG
+ * (matrix-exec.sh); 0 for a tool that takes the duration itself. */
+static long long invocation_ms(const struct workload *w)
 {
-	return (long long)w->hackbench_groups *
-	       (EST_HACKBENCH_GROUP_MS + EST_HACKBENCH_LOOP_MS * (long long)w->hackbench_loops);
+	long long groups = (long long)tool_value(w, "groups"), loops = (long long)tool_value(w, "loops");
+
+	if (!strcmp(w->kind, "hackbench"))
+		return groups * (EST_HACKBENCH_GROUP_MS + EST_HACKBENCH_LOOP_MS * loops);
+	if (!strcmp(w->kind, "perf-messaging"))
+		return EST_PERF_START_MS + groups * (EST_HACKBENCH_GROUP_MS + EST_HACKBENCH_LOOP_MS * loops);
+	if (!strcmp(w->kind, "perf-pipe"))
+		return EST_PERF_START_MS + loops * EST_PERF_PIPE_LOOP_US / 1000;
+	return 0;
 }
 
 /*
@@ -880,7 +965,8 @@ static int json_member(const char *p, const char *end, const char *key, const ch
 	}
 }
 
-/* w->file's global.duration and whether rt-app calibrates first. */
+/* w->file's global.duration, whether rt-app calibrates first, and that
+ * its log's place (global.logdir, log_basename) is a string when given. */
 static int rtapp_global(int line, struct workload *w)
 {
 	FILE *f = fopen(w->file, "r");
@@ -917,6 +1003,13 @@ static int rtapp_global(int line, struct workload *w)
 	}
 	if (global && json_member(global, end, "calibration", &v) == 1)
 		w->rtapp_calibrates = *v == '"';
+	/* The guest reads its rate from rt-app's logs, found by these. */
+	for (const char *const *key = (const char *const[]){ "logdir", "log_basename", NULL }; *key; key++)
+		if (global && json_member(global, end, *key, &v) == 1 && *v != '"') {
+			error_at(line, "rt-app file %s: global.%s is not a string (the runner reads "
+				 "rt-app's logs there for the run's rate)", w->file, *key);
+			bad = -1;
+		}
 out:
 	free(buf);
 	if (f)
@@ -982,10 +1075,10 @@ static void do_workload(int line, int argc, char **argv)
 		return;
 	}
 	w.mode = pjtload_mode(argv[1]);
-	if (w.mode < 0 && strcmp(argv[1], "hackbench") && strcmp(argv[1], "rt-app") &&
-	    strcmp(argv[1], "crash")) {
+	w.tool = tool_kind_of(argv[1]);
+	if (w.mode < 0 && !w.tool && strcmp(argv[1], "rt-app") && strcmp(argv[1], "crash")) {
 		error_at(line, "unknown workload '%s' (known: duty calibrate pingpong fork "
-			 "hackbench rt-app crash)", argv[1]);
+			 "hackbench perf-messaging perf-pipe cyclictest rt-app crash)", argv[1]);
 		return;
 	}
 	snprintf(w.kind, sizeof(w.kind), "%s", argv[1]);
@@ -995,8 +1088,8 @@ static void do_workload(int line, int argc, char **argv)
 		bad = argc > 2 ? (error_at(line, "workload crash takes no options"), -1) : 0;
 	else if (check_key_words(line, argc, argv))
 		bad = -1;
-	else if (!strcmp(argv[1], "hackbench"))
-		bad = check_hackbench(line, argc, argv, &w);
+	else if (w.tool)
+		bad = check_tool(line, argc, argv, &w);
 	if (bad)
 		return;
 	w.text[0] = 0;
@@ -1035,8 +1128,9 @@ static int topology_vcpus(const struct topology *t)
 	return t->sockets * t->cores * t->threads;
 }
 
-/* Every run ends near its duration (pjtload's modes take it; the guest
- * repeats hackbench until it is up), or its workload is refused. */
+/* Every run ends near its duration (pjtload's modes and cyclictest take it;
+ * the guest repeats hackbench and perf bench until it is up), or its
+ * workload is refused. */
 static void check_bounded(struct workload *w)
 {
 	long long one;
@@ -1050,11 +1144,15 @@ static void check_bounded(struct workload *w)
 		error_at(w->line, "rt-app %s: global.duration %llds is longer than the run's "
 			 "duration, %lld ms", w->file, w->rtapp_duration_s, m.duration_ms);
 		w->invalid = 1;
-	} else if (!strcmp(w->kind, "hackbench") &&
-		   (one = hackbench_invocation_ms(w)) > HACKBENCH_MAX_DURATIONS * m.duration_ms) {
-		error_at(w->line, "hackbench: one invocation takes about %lld s under TCG, more "
-			 "than %d times the run's duration (%lld ms): lower groups= or loops=",
-			 one / 1000, HACKBENCH_MAX_DURATIONS, m.duration_ms);
+	} else if ((one = invocation_ms(w)) > HACKBENCH_MAX_DURATIONS * m.duration_ms) {
+		error_at(w->line, "%s: one invocation takes about %lld s under TCG, more "
+			 "than %d times the run's duration (%lld ms): lower %sloops=", w->kind,
+			 one / 1000, HACKBENCH_MAX_DURATIONS, m.duration_ms,
+			 tool_value(w, "groups") ? "groups= or " : "");
+		w->invalid = 1;
+	} else if (!strcmp(w->kind, "cyclictest") && m.duration_ms % 1000) {
+		error_at(w->line, "cyclictest: its -D takes whole seconds and the run's duration "
+			 "is %lld ms (give the matrix a duration in whole seconds)", m.duration_ms);
 		w->invalid = 1;
 	}
 }
@@ -1062,8 +1160,8 @@ static void check_bounded(struct workload *w)
 /*
  * After the whole file and the overrides (the duration): every workload
  * bounded, pjtload's parser on every pjtload workload for every topology,
- * then duplicates by meaning (the parsed options, the sorted hackbench
- * words, the rt-app file's real path).
+ * then duplicates by meaning (the parsed options, a tool's values with
+ * its defaults, the rt-app file's real path).
  */
 static void check_workloads(void)
 {
@@ -1109,6 +1207,8 @@ static void check_workloads(void)
 				same = !memcmp(&o->opts, &w->opts, sizeof(w->opts));
 			else if (!strcmp(w->kind, "rt-app"))
 				same = !strcmp(o->file, w->file);
+			else if (w->tool)
+				same = !memcmp(o->value, w->value, sizeof(w->value));
 			else
 				same = !strcmp(o->canon, w->canon);
 			if (same) {
@@ -1207,17 +1307,17 @@ static void check_compares(void)
 }
 
 /* The primary metrics a workload measures (analysis.c's list): pjtload's
- * modes pulls, migrations, wake-up p99 and a throughput; hackbench pulls
- * and messages/s; rt-app pulls. Sizes the declared family before a run. */
+ * modes pulls, migrations, wake-up p99 and a throughput; hackbench and
+ * perf bench pulls and ops/s; cyclictest pulls and wake-up p99; rt-app
+ * pulls and its rate (its wu_lat is not trusted to be there). Sizes the
+ * declared family before a run. */
 static int workload_primaries(const struct workload *w)
 {
 	if (!strcmp(w->kind, "crash"))
 		return 0;
 	if (w->mode >= 0)
 		return 4;
-	if (!strcmp(w->kind, "hackbench"))
-		return 2;
-	return 1;
+	return 2;
 }
 
 /* Power before running: per declared comparison, its units (boots, or the
@@ -1414,12 +1514,13 @@ static long long run_estimate_ms(const struct workload *w)
 
 	if (!strcmp(w->kind, "crash"))
 		return EST_CRASH_REBOOT_MS;
-	if (!strcmp(w->kind, "hackbench")) {
+	if (w->tool) {
 		/* Invocations until the duration is up: the one running then
 		 * ends the run, about one invocation late on average (their
 		 * times vary fivefold under TCG, and a long one is the likelier
-		 * to be running): 1.0 s with quick.matrix's 1.3 s invocations. */
-		work = m.duration_ms + hackbench_invocation_ms(w);
+		 * to be running): 1.0 s with quick.matrix's 1.3 s invocations.
+		 * cyclictest: its duration, then its histogram read. */
+		work = m.duration_ms + (invocation_ms(w) ? invocation_ms(w) : EST_CYCLICTEST_HIST_MS);
 	} else if (!strcmp(w->kind, "rt-app")) {
 		work = w->rtapp_duration_s * 1000 +
 		       (w->rtapp_calibrates ? EST_RTAPP_CALIBRATION_MS : 0);
