@@ -23,6 +23,7 @@ static const char *const known_metrics[] = {
 	"ttwu_wake_remote", "ttwu_move_affine", "migrations", "nr_migrations",
 	"records_per_s", "rate_fraction", "periods", "overruns", "wakeup_p50_us",
 	"wakeup_p90_us", "wakeup_p99_us", "wakeup_p999_us", "wakeup_max_us", "ops_per_s",
+	"wakeup_min_us", "wakeup_avg_us", "slack_p10_us", "slack_p50_us",
 };
 
 /* Columns that describe a run rather than measure it. host_* are numbers
