@@ -12,7 +12,7 @@ F=$D/features
 STATS=$D/pjt_stats
 SNAP=/usr/lib/pjt/snapshot.sh
 CG=/sys/fs/cgroup
-ALL_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD"
+ALL_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD"
 . /usr/lib/pjt/tap.sh
 
 only() {
@@ -73,10 +73,10 @@ run_point() {
 
 run_point stock
 run_point legacy-6.1 LEGACY_LOAD
-run_point rfc-before PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD
+run_point rfc-before PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD
 applied=${move##* }
 check "rfc-before: PJT_MOVE_TASKS decided for the groups' tasks" [ "${applied:-0}" -gt 0 ]
-run_point rfc-after PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE
+run_point rfc-after PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY
 applied=${move##* }
 check "rfc-after: PJT_MOVE_TASKS decided for the groups' tasks" [ "${applied:-0}" -gt 0 ]
 

@@ -15,7 +15,7 @@ STATS=$D/pjt_stats
 SNAP=/usr/lib/pjt/snapshot.sh
 LB_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS LEGACY_LOAD"
 # Cleared before every phase too, so a suite that left one set cannot skew us.
-ALL_BITS="$LB_BITS PJT_IDLEST PJT_WAKE_AFFINE"
+ALL_BITS="$LB_BITS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY"
 . /usr/lib/pjt/tap.sh
 
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest suite: the series' trace events (matrix "trace on", issue 17).
-# One traced run of the RFC's duty-cycle workload with the RFC's six bits:
+# One traced run of the RFC's duty-cycle workload with rfc-after's bits:
 #   - every pull the trace records is a pull /proc/schedstat's lb_gained
 #     counts: markers written before and after each schedstat read bracket
 #     the schedstat window, so pulls traced strictly inside it <= the
@@ -24,8 +24,8 @@ if ! trace_available; then
 	exit 1
 fi
 
-# rfc-after: the six PJT_* bits
-rfc_after="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE"
+# rfc-after: the seven PJT_* bits
+rfc_after="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY"
 for bit in $rfc_after; do echo "$bit" > "$D/features"; done
 
 trace_start
