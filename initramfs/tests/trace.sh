@@ -45,7 +45,7 @@ trace_csv pulls "$pulls_cols" > /tmp/trace.pulls
 trace_csv loads "$loads_cols" > /tmp/trace.loads
 mark() { awk -v m="$1" '$2 == m { print $1; exit }' /tmp/trace.marks; }
 m1=$(mark M1) m2=$(mark M2) m3=$(mark M3) m4=$(mark M4)
-check "the four markers are in the trace" [ -n "$m1" ] && [ -n "$m2" ] && [ -n "$m3" ] && [ -n "$m4" ]
+check "the four markers are in the trace" sh -c "[ -n '$m1' ] && [ -n '$m2' ] && [ -n '$m3' ] && [ -n '$m4' ]"
 
 # pulls_between FROM TO [IDLE]: traced pulls with FROM < time < TO.
 pulls_between() {
@@ -59,16 +59,16 @@ gained=$(($(key lb_pulls_idle) + $(key lb_pulls_busy) + $(key lb_pulls_newidle))
 inner=$(pulls_between "$m2" "$m3") outer=$(pulls_between "$m1" "$m4")
 echo "# lb_gained delta $gained; traced pulls inside the window $inner, around it $outer"
 check "the run pulled tasks" [ "$gained" -gt 0 ]
-check "traced pulls = lb_gained (inside <= delta <= around)" [ "$inner" -le "$gained" ] && [ "$gained" -le "$outer" ]
+check "traced pulls = lb_gained (inside <= delta <= around)" sh -c "[ '$inner' -le '$gained' ] && [ '$gained' -le '$outer' ]"
 for t in busy newidle; do
 	g=$(key "lb_pulls_$t")
 	i=$(pulls_between "$m2" "$m3" "$t") o=$(pulls_between "$m1" "$m4" "$t")
-	check "traced $t pulls = lb_gained[$t] ($i <= $g <= $o)" [ "$i" -le "$g" ] && [ "$g" -le "$o" ]
+	check "traced $t pulls = lb_gained[$t] ($i <= $g <= $o)" sh -c "[ '$i' -le '$g' ] && [ '$g' -le '$o' ]"
 done
 i=$(( $(pulls_between "$m2" "$m3" idle) + $(pulls_between "$m2" "$m3" active) ))
 o=$(( $(pulls_between "$m1" "$m4" idle) + $(pulls_between "$m1" "$m4" active) ))
 g=$(key lb_pulls_idle)
-check "traced idle and active pulls = lb_gained[idle] ($i <= $g <= $o)" [ "$i" -le "$g" ] && [ "$g" -le "$o" ]
+check "traced idle and active pulls = lb_gained[idle] ($i <= $g <= $o)" sh -c "[ '$i' -le '$g' ] && [ '$g' -le '$o' ]"
 
 check "every pull names its domain, CPUs and both loads" awk -F, '
 	$2 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/ || $4 == $5 ||
