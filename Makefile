@@ -7,10 +7,11 @@ MATRIX ?= feat-matrix/quick.matrix
 
 # Debian packages the project needs (tools copied into the guest included;
 # python3-ply only for the SPDX check of the kernel's checkpatch.pl; parallel
-# for run/distribute).  No Recommends: qemu's pull in a desktop.
+# for run/distribute; stress-ng for a guest suite; ccache for the kernel
+# builds).  No Recommends: qemu's pull in a desktop.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
-	linux-perf file python3-ply parallel stress-ng
+	linux-perf file python3-ply parallel stress-ng ccache
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
