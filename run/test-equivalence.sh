@@ -21,9 +21,10 @@ esac
 
 out=$top/build/equivalence-$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$out"
-cat > "$out/plan.sh" <<'PLAN'
+# The series' bits, from the one list host and guest share.
+echo "NEW='$("$top/run/contract/entries" -j '|' bits)'" > "$out/plan.sh"
+cat >> "$out/plan.sh" <<'PLAN'
 D=/sys/kernel/debug/sched
-NEW="PJT_SHORT_TASKS|PJT_BUSIEST|PJT_IMBALANCE|PJT_MOVE_TASKS|PJT_IDLEST|PJT_WAKE_AFFINE|LEGACY_LOAD"
 tr ' ' '\n' < $D/features | grep -v '^$' | grep -Ev "^(NO_)?($NEW)\$" | sed 's/^/feature /'
 for f in $D/domains/cpu*/domain*/*; do
 	# max_newidle_lb_cost is a measured cost, not configuration.
