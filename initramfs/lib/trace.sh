@@ -5,9 +5,15 @@
 # sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task.
 #
 #   trace_available          the kernel has all these events (tracefs mounted)
-#   trace_start              clear the buffer, enable the events, trace on
+#   trace_start              clear the buffer, enable the events (once a
+#                            boot), trace on
 #   trace_mark TEXT          a marker record (trace_marker)
-#   trace_stop               tracing off, the events disabled
+#   trace_stop               tracing off; the events stay enabled: each
+#                            enable or disable live-patches the
+#                            tracepoints' call sites (static calls), and
+#                            under multi-threaded TCG a vCPU can run a
+#                            call site mid-patch (an int3 oops in
+#                            __schedule, sched_switch's site, was seen)
 #   trace_csv pulls|loads|tasks COLUMNS
 #                            the buffer's records of one kind as CSV rows
 #                            (no header), COLUMNS in order: the events'
@@ -36,7 +42,9 @@ trace_start() {
 	echo 0 > "$tracefs/tracing_on"
 	echo "$trace_buffer_kb" > "$tracefs/buffer_size_kb"
 	: > "$tracefs/trace"
-	for e in $trace_events $trace_task_events; do echo 1 > "$tracefs/events/$e/enable"; done
+	for e in $trace_events $trace_task_events; do
+		[ "$(cat "$tracefs/events/$e/enable")" = 1 ] || echo 1 > "$tracefs/events/$e/enable"
+	done
 	echo 1 > "$tracefs/tracing_on"
 }
 
@@ -44,7 +52,6 @@ trace_mark() { echo "$*" > "$tracefs/trace_marker"; }
 
 trace_stop() {
 	echo 0 > "$tracefs/tracing_on"
-	for e in $trace_events $trace_task_events; do echo 0 > "$tracefs/events/$e/enable"; done
 }
 
 # A record: "COMM-PID [CPU] FLAGS SECONDS: EVENT: key=value ...".  comm=
