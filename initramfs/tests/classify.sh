@@ -18,7 +18,7 @@
 D=/sys/kernel/debug/sched
 F=$D/features
 STATS=$D/pjt_stats
-ALL_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD"
+ALL_BITS=${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}
 RFC_BEFORE="PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD"
 . /usr/lib/pjt/tap.sh
 

@@ -8,7 +8,7 @@
 D=/sys/kernel/debug
 F=$D/sched/features
 COMPAT=$D/sched_features
-NEW_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD"
+NEW_BITS=${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}
 . /usr/lib/pjt/tap.sh
 
 

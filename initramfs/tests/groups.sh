@@ -12,7 +12,7 @@ F=$D/features
 STATS=$D/pjt_stats
 SNAP=/usr/lib/pjt/snapshot.sh
 CG=/sys/fs/cgroup
-ALL_BITS="PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD"
+ALL_BITS=${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}
 . /usr/lib/pjt/tap.sh
 
 only() {

@@ -19,8 +19,7 @@ F=$D/features
 . /usr/lib/pjt/trace.sh
 
 check "the sched_pjt_cpu_load event exists" trace_available || exit 1
-for b in PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST \
-	 PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD; do
+for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}; do
 	echo "NO_$b" > "$F"
 done
 echo 0 > $D/pjt_counting
