@@ -1,5 +1,5 @@
 #!/bin/sh
-# run/test-trace.sh: the "trace on" path on the host (issue 17), no kernel.
+# run/test-trace.sh: the "trace on" path on the host, no kernel.
 #   - the planner's trace directive (on/off, refused otherwise or twice);
 #   - run/matrix with run/fixtures-matrix/fake-boot and a fake tracefs: the
 #     guest's trace records reach traces/SEQ.csv and SEQ-loads.csv under

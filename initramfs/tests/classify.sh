@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest suite: 3.7's classification in the RFC's "Without_patchset"
-# (PJT_CLASSIFY, issue 23).  Two 10%-duty tasks pinned to CPU 1, the other
+# (PJT_CLASSIFY).  Two 10%-duty tasks pinned to CPU 1, the other
 # CPUs idle, pjt_stats counting on.  In 3.7 the CPU's group runs two tasks
 # over a capacity of one: overloaded, a busiest candidate that 3.7's checks
 # and load amount balance (calculate_imbalance()'s has-spare path is 6.1's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest suite: the feature-bit plumbing of the series (issue 4).  Every
+# Guest suite: the feature-bit plumbing of the series.  Every
 # feature of the features file set, cleared and read back (the 6.1 ones and
 # the new ones); unknown names and garbage refused with nothing changed; the
 # pre-5.13 path is the same file; the pjt_* tunables, pjt_counting and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest suite: the load-balance decision points (issue 5).  For each of
+# Guest suite: the load-balance decision points.  For each of
 # PJT_SHORT_TASKS, PJT_MOVE_TASKS, PJT_BUSIEST, PJT_IMBALANCE: with the bit
 # set and a workload that reaches its point, that point's "applied" count in
 # pjt_stats grows; with the bit clear it stays 0 (pjt_counting on).  With

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest suite: the RFC's runnable load, as the series keeps it (issue 23).
+# Guest suite: the RFC's runnable load, as the series keeps it.
 # Every series bit off and counting off: the sched_pjt_cpu_load event alone
 # holds the bookkeeping on.  On CPU 1, a task that is always runnable and a
 # second one that runs half of each second and sleeps the other half.  At

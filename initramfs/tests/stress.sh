@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest suite: a peer's stress suite under live flipping (issue 26).
+# Guest suite: a peer's stress suite under live flipping.
 # stress-ng's scheduler stressors, each for a few seconds:
 #   phase 1  every series bit off, counting off, default tunables: one
 #            stress-ng, 2 workers;

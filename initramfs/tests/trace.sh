@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest suite: the series' trace events (matrix "trace on", issue 17).
+# Guest suite: the series' trace events (matrix "trace on").
 # One traced run of the RFC's duty-cycle workload with rfc-after's bits:
 #   - every pull the trace records is a pull /proc/schedstat's lb_gained
 #     counts: markers written before and after each schedstat read bracket

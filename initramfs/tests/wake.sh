@@ -1,6 +1,6 @@
 #!/bin/sh
-# Guest suite: the wake-up placement bits PJT_IDLEST and PJT_WAKE_AFFINE
-# (issue 6).  A fork-heavy workload reaches the idlest point
+# Guest suite: the wake-up placement bits PJT_IDLEST and PJT_WAKE_AFFINE.
+# A fork-heavy workload reaches the idlest point
 # (find_idlest_group/find_idlest_group_cpu), a wake-heavy one reaches
 # wake_affine (wake_affine_weight); with the bit set its pjt_stats 'applied'
 # grows, with it clear (also under LEGACY_LOAD) it stays 0, and with
