@@ -97,6 +97,10 @@ check "a second run gives a byte-identical summary.csv" cmp "$small/summary.csv"
 
 fact=$tmp/fact
 "$top/run/stats" -o "$fact" --declare rfc-after,stock "$fixtures/factorial-2x2.csv" >/dev/null 2>"$tmp/notes"
+"$top/run/stats" -q -o "$tmp/twice" --declare rfc-after,stock --declare rfc-after,stock "$fixtures/factorial-2x2.csv" >/dev/null 2>&1
+check "a question declared twice is one test: the family is the same size" \
+	sh -c "[ \$(grep -c ',confirmatory,' '$fact/comparisons.csv') -gt 0 ] &&
+	       [ \$(grep -c ',confirmatory,' '$fact/comparisons.csv') = \$(grep -c ',confirmatory,' '$tmp/twice/comparisons.csv') ]"
 # cell medians (none, S, B, S+B): migrations 100, 80, 90, 50; records/s
 # 900000, 930000, 910000, 960000. Effects on the log scale, as ratios: a
 # main effect is the geometric mean with the bit over the one without it.

@@ -113,8 +113,16 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 	need_runs(csv);
 	nd = read_declared(dir, &declared);
 	declared = xrealloc(declared, (nd + nextra + 1) * sizeof(*declared));
-	for (int i = 0; i < nextra; i++)
-		declared[nd++] = extra[i];
+	for (int i = 0; i < nextra; i++) {
+		int seen = 0;
+
+		/* a question declared twice (the folder's and --declare) is one test */
+		for (int d = 0; d < nd && !seen; d++)
+			seen = !strcmp(declared[d].combo, extra[i].combo) &&
+			       !strcmp(declared[d].reference, extra[i].reference);
+		if (!seen)
+			declared[nd++] = extra[i];
+	}
 	a = analyse(read_runs(csv), notes, declared, nd);
 	prov = read_provenance(dir, a->table);
 	a->settle_s = isnan(prov->settle_s) ? 1 : prov->settle_s;
