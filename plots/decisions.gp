@@ -1,8 +1,10 @@
 # pjt_stats counters per combination, one panel per decision point: how
 # often the point was evaluated, how often the PJT rule's answer differed
-# from stock's, how often the PJT answer was applied (median per run).
-# Log scale: a bar that is missing is a count of 0. With fewer than 8 runs
-# in a cell, each run above 0 is an open circle at its counter's bar.
+# from stock's, how often the PJT answer was applied (median per run, the
+# run length, n and the level in the title). Log scale: a bar that is
+# missing is a count of 0; a point whose counters are 0 in every
+# combination is not in the spec (the report says so). With fewer than 8
+# runs in a cell, each run above 0 is an open circle at its counter's bar.
 load plotsdir.'/common.gp'
 load spec
 
@@ -12,13 +14,13 @@ per_combo = ncombos <= 12 ? 60 : (ncombos <= 40 ? 32 : 18)
 width = columns * (150 + per_combo * ncombos) < 760 ? 760 : columns * (150 + per_combo * ncombos)
 do for [kind in "png svg"] {
 	eval terminal_command(kind, width, 150 + (ncombos > 8 ? 760 : 380) * rows)
-	set multiplot layout rows, columns title chart_title font ',12'
+	set multiplot layout rows, columns title full_title(chart_title, chart_subtitle) font ',11'
 	set xrange [-0.6 : ncombos - 0.4]
 	if (ncombos > 8) { set xtics rotate by 90 right } else { set xtics rotate by 35 right }
 	set boxwidth 0.26
 	set key top left horizontal font ',9'
 	do for [i = 1 : npanels] {
-		set title ptitle[i]
+		set title ptitle[i] font ',10'
 		# a panel whose counts are all 0 cannot be drawn on a log scale
 		unset logscale y; set autoscale y
 		stats pfile[i] using 2 nooutput

@@ -1,25 +1,54 @@
-# The paired ratios of one workload, the numbers the stars come from: each
-# comparison (declared ones first, in blue: Holm-adjusted p, '*' when
-# resolved; the others grey: marginal p, not adjusted) as its ratio with
-# its order-statistic interval on a log axis, 1 = no change; beside each,
-# the interval's level, its units and its test.
+# The paired ratios of one workload, the numbers the stars come from: one
+# panel per primary metric, each on its own log axis (fitted to the data,
+# with a line at 1 = no change), one row per comparison (COMBO / REFERENCE,
+# in COMBO's colour): the declared ones first, filled, with their
+# Holm-adjusted p ('*' when resolved) on the right; below the dashed line
+# the others, open, with their marginal p, not adjusted. The units and
+# the intervals' level are in the title, once; a row of fewer units says
+# its own.
 load plotsdir.'/common.gp'
 load spec
 
+row_px = 21
+panel_px = 78          # a panel's title, axis and tic labels
+title_px = 84
+height = title_px + row_px * total_rows + panel_px * npanels
 do for [kind in "png svg"] {
-	eval terminal_command(kind, 1300, 160 + 26 * nrows)
-	set title chart_title font ',12'
-	set yrange [nrows - 0.4 : -0.6]
+	eval terminal_command(kind, 1100, height)
+	set multiplot title full_title(chart_title, chart_subtitle) font ',11'
 	set logscale x
-	set format x "%g"
 	set border 1
-	set grid noytics xtics
-	set arrow 1 from 1, graph 0 to 1, graph 1 nohead lt -1 lw 1.5
-	set ytics scale 0
-	set xlabel "paired ratio (log scale)"
-	set offsets graph 0.05, graph 0.6, 0, 0
-	set lmargin 52
-	plot ratiofile using 2:1:3:4:5:ytic(7) with xerrorbars lc rgb variable pt 7 ps 0.8 lw 1.5 notitle, \
-	     '' using 4:1:6 with labels left offset char 1, 0 font ',8' notitle
+	set grid noytics xtics lc rgb '#dddddd'
+	set ytics scale 0 nomirror
+	set y2tics scale 0 nomirror font ',9'
+	set link y2
+	set xtics nomirror
+	set lmargin 26
+	set rmargin 17
+	set tmargin 1.8
+	set bmargin 2.2
+	unit = (1.0 * height - title_px) / height / (total_rows + npanels * panel_px / (1.0 * row_px))
+	top = 1.0 - 1.0 * title_px / height
+	do for [i = 1 : npanels] {
+		h = (prows[i] + panel_px / (1.0 * row_px)) * unit
+		set origin 0, top - h
+		set size 1, h
+		top = top - h
+		set title ptitle[i] font ',10'
+		set xrange [pxmin[i] : pxmax[i]]
+		set yrange [prows[i] - 0.4 : -0.6]
+		eval pxtics[i]
+		eval pytics[i]
+		eval py2tics[i]
+		set arrow 1 from 1, graph 0 to 1, graph 1 nohead lt -1 lw 1.5 front
+		if (pdeclared[i] > 0 && pdeclared[i] < prows[i]) {
+			set arrow 2 from graph 0, first (pdeclared[i] - 0.5) to graph 1, first (pdeclared[i] - 0.5) nohead dt 2 lc rgb '#888888'
+		} else {
+			unset arrow 2
+		}
+		plot pfile[i] using 2:($6 == 1 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 7 ps 1.1 lw 2.2 notitle, \
+		     '' using 2:($6 == 0 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 6 ps 1.1 lw 1.2 notitle
+	}
+	unset multiplot
 	set output
 }

@@ -212,10 +212,23 @@ png_ok() {
 	[ $count -eq 16 ] || { echo "$count charts, want 8 per workload x 2"; return 1; }
 }
 check "every chart is a valid non-empty PNG (8-byte signature) with its SVG, 8 per workload" png_ok
-check "a paired-ratio chart per workload: the declared comparison first with its Holm p, the others marginal, each with level and units" \
-	sh -c "[ -s '$res/charts/s1-ratios.png' ] && [ -s '$res/charts/s2-ratios.png' ] &&
-	       sed -n 2p '$res/plots-data/s1/ratios.dat' | grep -q '\"96.88% over 6 blocks, Holm p=0.25\" \"rfc-after / rfc-before: pulls\"\$' &&
-	       grep -q ' p=[0-9.e-]* marginal\" \"rfc-after / stock: pulls\"\$' '$res/plots-data/s1/ratios.dat'"
+ratio_chart_ok() {
+	spec=$res/plots-data/s1/s1-ratios.gp
+	[ -s "$res/charts/s1-ratios.png" ] && [ -s "$res/charts/s2-ratios.png" ] || { echo "no ratio charts"; return 1; }
+	# one panel per primary metric, pulls first
+	grep -qx 'npanels = 4' "$spec" && grep -qx 'ptitle\[1\] = "pulls (lb_pulls_total)"' "$spec" || { echo "panels"; return 1; }
+	# the declared comparison first, filled (1), in rfc-after's colour (#0072b2 = 29362)
+	sed -n 2p "$res/plots-data/s1/ratios-lb_pulls_total.dat" | grep -q '^0 0\.333[0-9]* 0\.[0-9]* 0\.[0-9]* 29362 1$' || { echo "declared row"; return 1; }
+	grep -q "^pytics\\[1\\] = \"set ytics ('rfc-after / rfc-before' 0, 'rfc-before / stock' 1, " "$spec" || { echo "row names"; return 1; }
+	# its Holm p on the right, the others' marginal p; units and level once, in the subtitle
+	grep -q "^py2tics\\[1\\] = \"set y2tics ('Holm p=0.25' 0, 'p=0.031' 1, " "$spec" || { echo "tests"; return 1; }
+	grep -q '^chart_subtitle = ".*median over 6 blocks with its 96.88% interval' "$spec" || { echo "subtitle"; return 1; }
+	! grep -q 'over 6 blocks' "$res/plots-data/s1/ratios-lb_pulls_total.dat" || { echo "units in the rows"; return 1; }
+	# a log axis fitted to the data, with 1 inside and a line at 1
+	grep -q "^pxtics\\[1\\] = \"set xtics (.*'1' 1[,)]" "$spec" && grep -q 'set logscale x' "$top/plots/ratios.gp" &&
+		grep -q 'set arrow 1 from 1, graph 0 to 1, graph 1' "$top/plots/ratios.gp" || { echo "axis"; return 1; }
+}
+check "a paired-ratio chart per workload, a panel per primary metric on its own log axis with a line at 1: the declared comparison first (filled, Holm p), the others marginal; units and level once, in the title" ratio_chart_ok
 mentions_combos() {
 	for combo in $(awk -F, 'NR > 1 { print $3 }' "$res/runs.csv" | sort -u); do
 		grep -q -- "$combo" "$res/report.md" || { echo "report.md lacks $combo"; return 1; }
@@ -441,11 +454,12 @@ awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } { b = $6; if ($3 == "rfc-af
 	"$fixtures/factorial-2x2.csv" >"$tmp/crashfirst/runs.csv"
 "$top/run/report" "$tmp/crashfirst" >/dev/null 2>&1
 check "crashed cells come first in the summary, and each comparison states its own units (3 boots, not 6)" \
-	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/crashfirst/report.md' >'$tmp/cf.sum' &&
+	sh -c "sed -n '/^## Summary/,/^## Primary metrics/p' '$tmp/crashfirst/report.md' >'$tmp/cf.sum' &&
 	       [ \"\$(grep -v '^\$' '$tmp/cf.sum' | sed -n 2p)\" = 'Cells with crashed or failed runs (excluded from the statistics; each comparison below states the units it has):' ] &&
 	       grep -q '^- rfc-after, duty .*: 3 of 6 runs crashed, 0 failed (3 ok)\.\$' '$tmp/cf.sum' &&
-	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls over 3 boots' &&
-	       grep '^- rfc-before against stock' '$tmp/cf.sum' | head -1 | grep -q 'over 6 boots'"
+	       grep -q '^Paired ratios \[[0-9.]*% interval\] over 6 boots (unless one says otherwise)' '$tmp/cf.sum' &&
+	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls (3 boots)' &&
+	       ! grep '^- rfc-before against stock' '$tmp/cf.sum' | head -1 | grep -q 'boots'"
 
 # patch 17's PJT_CLASSIFY beside the RFC's reference points: still them
 gen "$tmp/classify.csv" seed=1 reps=4 "combos=stock=none;rfc-before=PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD;rfc-after=PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY"
@@ -465,7 +479,7 @@ awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } ($3 == "stock" || $3 == "rf
 printf 'name kj\nsmp 4\nduration 2s\nsettle 1s\nreps 6\nboots 3\ncombo stock\ncompare rfc-after stock\nworkload duty threads=8\n' >"$tmp/kj/kj.matrix"
 "$top/run/report" "$tmp/kj" >/dev/null 2>&1
 check "report: per workload the between-boot (0.15) and within-boot (0.02) variance of the paired log ratios, the design run and what reaches 3%" \
-	sh -c "sed -n '/^## Where the variance is/,/^## What was run/p' '$tmp/kj/report.md' >'$tmp/kj.sec' &&
+	sh -c "sed -n '/^## Where the variance is/,/^## Secondary metrics/p' '$tmp/kj/report.md' >'$tmp/kj.sec' &&
 	       grep -q '^Paired to stock\.' '$tmp/kj.sec' &&
 	       grep -Eq '^\| records_per_s \| 0\.15 \| 0\.02 \| 3 boots x 2 \| [0-9.]+% \| 3% \| (more than 200 boots|[0-9]+ x [0-9]+ \([0-9]+ min\)) \|$' '$tmp/kj.sec'"
 check "run/plan-design PILOT --half-width records_per_s=30%: the table, and the pilot's matrix with boots and reps set" \
@@ -528,9 +542,10 @@ mkdir -p "$tmp/four"
 gen "$tmp/four/runs.csv" seed=7 reps=4
 printf 'compare rfc-after rfc-before\n' >"$tmp/four/x.matrix"
 "$top/run/report" "$tmp/four" >/dev/null 2>&1
-check "the report states the real level of 4-run intervals (87.5%), in words and in the cells" \
+check "the report states the real level of 4-run intervals (87.5%), in words and in the table's header line, once" \
 	sh -c "grep -q 'some cells have only 4 ok runs, so their intervals are (min, max), a 87.5% interval, not 95%' '$tmp/four/report.md' &&
-	       grep -q '| migrations (primary) | [0-9,]* \[[0-9,]*, [0-9,]*\] 87.5% (n=4) |' '$tmp/four/report.md'"
+	       grep -q '^Median \[87.5% interval\] of n=4 runs per combination, 10-s runs (runs as units)' '$tmp/four/report.md' &&
+	       grep -q '^| migrations | [0-9,]* \[[0-9,]*, [0-9,]*\] |' '$tmp/four/report.md'"
 check "the charts' data carry each interval's level (87.5% under every 4-run bar)" \
 	sh -c "awk '!/^#/ { print \$NF }' '$tmp/four/plots-data/s1/combo-migrations.dat' | sort -u | grep -qx '\"87.5%\"'"
 
@@ -641,20 +656,23 @@ printf 'compare\trfc-after\trfc-before\n' >"$tmp/strong/plan.txt"
 first_section() { awk '/^## / { print; exit }' "$1"; }
 check "report.md's first section is the summary, before what was run" \
 	sh -c "[ \"\$(awk '/^## / { print; exit }' '$tmp/strong/report.md')\" = '## Summary: what changed beyond the noise' ] &&
-	       [ \"\$(grep -n '^## What was run' '$tmp/strong/report.md' | cut -d: -f1)\" -gt \"\$(grep -n '^## Summary' '$tmp/strong/report.md' | cut -d: -f1)\" ] &&
+	       [ \"\$(grep -n '^### What was run' '$tmp/strong/report.md' | cut -d: -f1)\" -gt \"\$(grep -n '^## Summary' '$tmp/strong/report.md' | cut -d: -f1)\" ] &&
 	       grep -q '<h2>Summary: what changed beyond the noise</h2>' '$tmp/strong/report.html'"
 check "a strong declared effect (rfc-after halves the primary metrics, 12 blocks): the verdict names it with interval, level, units, Holm p and a star; the undeclared one is marginal, no star" \
-	sh -c "sed -n '/^## Summary/,/^## What was run/p' '$tmp/strong/report.md' >'$tmp/strong.sum' &&
-	       grep -Eq '^- duty [^:]*, topology 1x4x1: rfc-after against rfc-before: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 96\\.14% over 12 blocks, Holm p=0\\.00[0-9]* \\*\\)' '$tmp/strong.sum' &&
-	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\] 96\\.14% over 12 blocks, p=0\\.000488, marginal, not adjusted\\)' '$tmp/strong.sum' &&
+	sh -c "sed -n '/^## Summary/,/^## Primary metrics/p' '$tmp/strong/report.md' >'$tmp/strong.sum' &&
+	       grep -q '^### Topology 1x4x1\$' '$tmp/strong.sum' &&
+	       grep -q '^Each declared comparison.s paired ratio \[96\.14% interval\] over 12 blocks (unless it says otherwise), with its Holm-adjusted p:\$' '$tmp/strong.sum' &&
+	       grep -Eq '^- duty [^:]*: rfc-after against rfc-before: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\], Holm p=0\\.00[0-9]* \\*\\)' '$tmp/strong.sum' &&
+	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\], p=0\\.000488\\)' '$tmp/strong.sum' &&
 	       ! grep '^- rfc-after against stock' '$tmp/strong.sum' | grep -q '[*]'"
 check "... and says nothing resolved where nothing was (stock's own combinations on null cells)" \
-	grep -q '^- PJT_IDLEST against stock: nothing beyond the noise (pulls over 12 blocks, migrations over 12 blocks, throughput over 12 blocks, wake-up p99 latency over 12 blocks)\.$' "$tmp/strong.sum"
-check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio)" \
-	grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[.*\] 9[0-9.]*% \(n=12\) \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\] 96\.14%, 12 blocks, Holm p=[0-9.e-]+ \* \|$' "$tmp/strong.sum"
+	grep -q '^- PJT_IDLEST against stock: nothing beyond the noise (pulls, migrations, throughput, wake-up p99 latency)\.$' "$tmp/strong.sum"
+check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio; n, level and units once, above it)" \
+	sh -c "grep -q '^Ours: Median \[96\.14% interval\] of n=12 runs per combination, 10-s runs; the paired ratio \[96\.14% interval\] over 12 blocks with its Holm-adjusted p' '$tmp/strong.sum' &&
+	       grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[[0-9,.]+, [0-9,.]+\] \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\], Holm p=[0-9.e-]+ \* \|$' '$tmp/strong.sum'"
 check "null data with 4 blocks: 'not resolved' and why (the design cannot: smallest p 0.125, Holm over 8 needs 0.00625)" \
 	sh -c "grep -q '^Not resolved in duty [^:]*: this design cannot resolve anything: with 4 blocks as the units the smallest p the exact sign test can give is 2/2^4 = 0.125, and Holm over the family of 8 needs 0.00625' '$tmp/four/report.md' &&
-	       ! sed -n '/^## Summary/,/^### Exploratory/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
+	       ! sed -n '/^## Summary/,/^#### Exploratory/p' '$tmp/four/report.md' | grep -q ' against .*: [0-9.]*% '"
 mkdir -p "$tmp/null8"
 gen "$tmp/null8/runs.csv" seed=3 reps=10
 printf 'compare rfc-after rfc-before\n' >"$tmp/null8/x.matrix"
@@ -671,7 +689,8 @@ runs_points() {
 	grep -q "^prunfile\\[1\\] = \"plots-data/s1/combo-lb_pulls_idle-runs.dat\"" "$d/s1-pulls.gp" || return 1
 	grep -q '^runsfile = "plots-data/s1/scatter-runs.dat"' "$d/s1-scatter.gp" || return 1
 	# the runs are the cell's values: stock's 4 migrations, sorted
-	want=$(awk -F, 'NR > 1 && $3 == "stock" && $5 ~ /^duty/ { print $14 }' "$tmp/four/runs.csv" | sort -n | tr '\n' ' ')
+	# per second of each run (duration_s)
+	want=$(awk -F, 'NR > 1 && $3 == "stock" && $5 ~ /^duty/ { print $14 / $7 }' "$tmp/four/runs.csv" | sort -n | tr '\n' ' ')
 	got=$(awk '!/^#/ && $1 < 0.5 { print $2 }' "$d/combo-migrations-runs.dat" | tr '\n' ' ')
 	[ "$got" = "$want" ] || { echo "stock's runs: got '$got', want '$want'"; return 1; }
 	[ -s "$tmp/four/charts/s1-migrations.png" ] && [ ! -e "$tmp/four/charts/s1-migrations.log" ]
@@ -694,10 +713,97 @@ for cpu in 0 1 2 3; do
 	echo "topology=2x2x1 cpu=$cpu domain=1 name=DIE span=0000000f"
 done >"$shape/domains.txt"
 "$top/run/report" "$shape" >/dev/null 2>&1
-check "report: the two-level topology named with its sched domains, each span once" \
-	grep -q '^#### duty .*topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE over CPUs {0-3})$' "$shape/report.md"
-check "report: a topology without domains.txt lines named bare" grep -q '^#### duty .*topology 1x4x1$' "$shape/report.md"
+domains_once() {
+	# a line before the topology's tables, in the summary and in the primary metrics: nowhere else
+	[ "$(grep -c '^Sched domains of 2x2x1 (domains.txt): MC over CPUs {0-1} {2-3}, then DIE over CPUs {0-3}\.$' "$shape/report.md")" = 2 ] || { echo "not twice"; return 1; }
+	[ "$(grep -c 'MC over CPUs' "$shape/report.md")" = 2 ] || { echo "the sched domains elsewhere too"; return 1; }
+	[ "$(grep -c 'MC over CPUs' "$shape/report.html")" = 2 ] || { echo "report.html: not twice"; return 1; }
+	awk '/^### Topology 2x2x1$/ { t = NR } /^Sched domains of 2x2x1/ && t && NR - t == 2 { ok++ } END { exit ok != 2 }' "$shape/report.md" ||
+		{ echo "not the line after the topology's heading"; return 1; }
+}
+check "report: the two-level topology's sched domains, each span once, one line before that topology's tables (in the summary and the primary metrics), not in every heading and cell" domains_once
+check "report: a topology without domains.txt lines says so, once per section" \
+	sh -c "[ \$(grep -c '^Sched domains of 1x4x1: not recorded' '$shape/report.md') = 2 ] && grep -q '^### Topology 1x4x1\$' '$shape/report.md'"
 check "report: the RFC's table once per topology, the two-level one first" sh -c "
-	grep -o \"^The RFC's table beside ours (duty[^,]*, topology [0-9x]*\" '$shape/report.md' | sed 's/.* //' | paste -sd' ' - | grep -qx '2x2x1 1x4x1'"
+	grep -o \"^The RFC's table beside ours (duty[^,]*, topology [0-9x]*\" '$shape/report.md' | sed 's/.* //' | paste -sd' ' - | grep -qx '2x2x1 1x4x1' &&
+	grep '^### Topology' '$shape/report.md' | paste -sd' ' - | grep -qx '### Topology 2x2x1 ### Topology 1x4x1 ### Topology 2x2x1 ### Topology 1x4x1'"
+
+# ---- charts that read at a glance, and a report that says n and the
+# level once: one busy pull in all the runs of the duty workload
+glance=$tmp/glance
+mkdir -p "$glance"
+gen "$tmp/glance.csv" seed=11 reps=12
+awk -F, -v OFS=, 'NR > 1 { $9 = ($1 == 5 ? 1 : 0) } { print }' "$tmp/glance.csv" >"$glance/runs.csv"
+printf 'compare rfc-after rfc-before\n' >"$glance/x.matrix"
+"$top/run/report" "$glance" >/dev/null 2>&1
+gd=$glance/plots-data/s1
+pulls_per_second() {
+	grep -q '^chart_title = "Load-balance pulls per second by idle type: duty' "$gd/s1-pulls.gp" || { echo "title"; return 1; }
+	grep -q '^chart_subtitle = "10-s runs; n=12 runs per combination; whiskers: the 96.14% interval of the median' "$gd/s1-pulls.gp" ||
+		{ echo "subtitle: run length, n, level"; return 1; }
+	grep -qx 'pylabel\[1\] = "pulls per second"' "$gd/s1-pulls.gp" || { echo "ylabel"; return 1; }
+	# stock's median idle pulls per second: its median count over its 10-s runs
+	want=$(awk -F, '$3 == "stock" && $2 ~ /^duty/ && $5 == "lb_pulls_idle" { print $10 / 10 }' "$glance/summary.csv")
+	got=$(awk '$7 == "\"stock\"" { print $2 }' "$gd/combo-lb_pulls_idle.dat")
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g - w < 1e-9 && w - g < 1e-9) }' || { echo "got $got, want $want"; return 1; }
+	grep -q '^chart_title = "Task migrations per second' "$gd/s1-migrations.gp"
+}
+check "charts: pulls and migrations per second of the run, the run length in the title with n and the level" pulls_per_second
+check "charts: no n or level inside the bars (the data still carry them; the title says them once)" \
+	sh -c "! grep -q 'with labels' '$top/plots/combo-bars.gp' && awk '!/^#/ { print \$NF }' '$gd/combo-migrations.dat' | sort -u | grep -qx '\"96.14%\"'"
+check "charts: a panel whose medians and intervals are all 0 is left out, and the report says which and why" \
+	sh -c "grep -qx 'npanels = 2' '$gd/s1-pulls.gp' && ! grep -q lb_pulls_busy '$gd/s1-pulls.gp' &&
+	       grep -qx 'Chart s1-pulls leaves out what would be all 0: lb_pulls_busy has its median and interval at 0 in every combination (1 of the 72 runs above 0, 1 in all).' '$glance/report.md' &&
+	       grep -qx 'Chart s2-pulls leaves out what would be all 0: lb_pulls_busy is 0 in every one of the 72 runs.' '$glance/report.md'"
+fitted_throughput() {
+	grep -qx 'pfitted\[1\] = 1' "$gd/s1-throughput.gp" || { echo "not fitted"; return 1; }
+	awk -F' = ' '$1 == "pymin[1]" { exit !($2 > 0) }' "$gd/s1-throughput.gp" || { echo "the axis starts at 0"; return 1; }
+	grep -q "^pytics\[1\] = \"set ytics ('[0-9]\{3\},[0-9]\{3\}' " "$gd/s1-throughput.gp" || { echo "no thousands separators"; return 1; }
+	! grep -h 'tics' "$gd"/*.gp | grep -q "e+0" || { echo "1e+06 style tics"; return 1; }
+	grep -q 'does not start at 0' "$gd/s1-throughput.gp"
+}
+check "charts: throughput as points on an axis fitted to the data (not from 0, and it says so), thousands separated, no 1e+06" fitted_throughput
+check "charts: latency labelled as the guest's emulated time" \
+	grep -qx 'pylabel\[2\] = "wake-up latency, µs of guest (TCG-emulated) time"' "$gd/s1-latency.gp"
+one_colour_each() {
+	grep -qx 'stock	#666666' "$glance/plots-data/colours.txt" && grep -qx 'rfc-before	#e69f00' "$glance/plots-data/colours.txt" &&
+		grep -qx 'rfc-after	#0072b2' "$glance/plots-data/colours.txt" || { echo "the reference points' Okabe-Ito colours"; return 1; }
+	# the same colour for a combination in every chart's data
+	while IFS='	' read -r combo hex; do
+		dec=$((0x${hex#\#}))
+		for f in "$glance"/plots-data/s*/combo-*.dat "$glance"/plots-data/s*/scatter.dat "$glance"/plots-data/s*/decisions-*.dat; do
+			case $f in *-runs.dat) continue ;; esac
+			awk -v c="\"$combo\"" -v want="$dec" '!/^#/ && $NF == c && $5 != want && $7 != want { bad = 1 } END { exit bad }' "$f" ||
+				{ echo "$combo: another colour in $f"; return 1; }
+		done
+	done <"$glance/plots-data/colours.txt"
+	# the rows of the ratio chart in their first combination's colour
+	awk '!/^#/ && $1 == 1 && $5 != 15113984 { exit 1 }' "$gd/ratios-lb_pulls_total.dat" || { echo "ratio row colour"; return 1; }
+	# defined once: the colours appear in analysis.c only
+	[ "$(grep -l -i '0072b2\|e69f00' "$top"/run/pjt-stats/*.c "$top"/plots/*.gp "$top/run/trace-report" | sed 's|.*/||')" = analysis.c ] ||
+		{ echo "a colour defined outside analysis.c"; return 1; }
+}
+check "charts: one Okabe-Ito colour per combination, the same in every chart, defined once (colours.txt for other tools)" one_colour_each
+report_layout() {
+	r=$glance/report.md
+	# the paired-ratio chart is the first figure
+	grep -m1 '^!\[' "$r" | grep -q '(charts/s1-ratios.png)$' || { echo "first figure"; return 1; }
+	grep -m1 '<figure>' "$glance/report.html" | grep -q '^<figure><img alt="Paired ratios' || { echo "first figure (html)"; return 1; }
+	# primary metrics, then the variance, then the secondary metrics and provenance
+	[ "$(grep '^## ' "$r" | paste -sd'|' -)" = '## Summary: what changed beyond the noise|## Primary metrics|## Where the variance is, and what to run|## Secondary metrics and provenance' ] ||
+		{ echo "sections: $(grep '^## ' "$r" | paste -sd'|' -)"; return 1; }
+	sed -n '/^## Primary metrics/,/^## Where/p' "$r" >"$tmp/primary.md"
+	sed -n '/^## Secondary metrics/,$p' "$r" >"$tmp/secondary.md"
+	# the primary tables hold the primary metrics only; the others come after
+	[ "$(awk '/^#### Workload 1:/ { w = 1 } w && /^\| metric/ { t = 1; next } t && /^\|---/ { next } t && /^\| / { print $2 } t && /^$/ && n++ { exit }' "$tmp/primary.md" | paste -sd' ' -)" = \
+		'lb_pulls_total migrations records_per_s wakeup_p99_us' ] || { echo "primary rows"; return 1; }
+	! grep -q '^| lb_pulls_idle ' "$tmp/primary.md" && grep -q '^| lb_pulls_idle ' "$tmp/secondary.md" || { echo "secondary rows"; return 1; }
+	grep -q '^### What was run$' "$tmp/secondary.md" || { echo "provenance"; return 1; }
+	# n and level in the line above each table, never in a cell
+	grep -q '^Median \[96.14% interval\] of n=12 runs per combination, 10-s runs (runs as units), 12 blocks in 1 boot:$' "$tmp/primary.md" || { echo "median header line"; return 1; }
+	grep -q '^Paired ratio to stock (features none) \[96.14% interval\] over 12 blocks; ' "$tmp/primary.md" || { echo "ratio header line"; return 1; }
+	! grep '^| ' "$r" | grep -q '96.14%\|(n=12)\|12 blocks' || { echo "a level or n in a cell"; return 1; }
+}
+check "report: the paired-ratio chart first; primary metrics, then secondary metrics and provenance under their own heading; n and level once per table" report_layout
 
 tap_end

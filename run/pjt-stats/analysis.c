@@ -49,12 +49,18 @@ static const char *const reference_features[NREFS] = {
 };
 const int ratio_reference[NRATIOS] = { REF_STOCK, REF_RFC_BEFORE, REF_RFC_PELT };
 const char *const ratio_column[NRATIOS] = { "ratio_to_stock", "ratio_to_rfc_before", "ratio_to_rfc_pelt" };
-static const int reference_colours[NREFS] = { 0x555555, 0x999933, 0xe69f00, 0x56b4e9, 0x0072b2 };
+/* One colour per combination, the one mapping of every chart of a report
+ * (charts.c writes it to plots-data/colours.txt for run/trace-report):
+ * Okabe and Ito's palette, told apart with the common colour-vision
+ * deficiencies. The reference points keep theirs in every report: stock
+ * grey, legacy-6.1 bluish green, rfc-before orange, rfc-pelt reddish
+ * purple, rfc-after blue; the other combinations take the rest in display
+ * order (vermillion, sky blue, yellow), then Paul Tol's muted scheme. */
+static const int reference_colours[NREFS] = { 0x666666, 0x009e73, 0xe69f00, 0xcc79a7, 0x0072b2 };
 static const int palette[] = {
-	0x009e73, 0xcc79a7, 0xd55e00, 0x882255, 0x44aa99,
-	0xaa4499, 0x332288, 0x117733, 0x661100, 0x6699cc, 0xdd7788, 0x88ccaa,
-	0x994455, 0x997700, 0x4477aa, 0xee6677, 0x228833, 0xccbb44, 0x66ccee,
-	0xaa3377, 0xbbbbbb, 0x7f3c8d, 0x8c564b,
+	0xd55e00, 0x56b4e9, 0xf0e442,
+	0x332288, 0x88ccee, 0x44aa99, 0x117733, 0x999933, 0xddcc77, 0xcc6677, 0x882255, 0xaa4499,
+	0x000000,
 };
 /* The primary metrics and which way each is better: the one definition
  * the statistics, the report's summary and run/compare's --fail-above
@@ -321,8 +327,11 @@ static void collect_combos(struct analysis *a, int *row_combo)
 	for (int c = 0; c < a->ncombos; c++) {
 		int ref = a->combos[c].reference;
 
-		a->combos[c].colour = ref >= 0 ? reference_colours[ref]
-			: palette[next_palette++ % (int)(sizeof(palette) / sizeof(palette[0]))];
+		/* a second combination on a reference's bits takes a colour of its own */
+		if (ref >= 0 && (c == 0 || a->combos[c - 1].reference != ref))
+			a->combos[c].colour = reference_colours[ref];
+		else
+			a->combos[c].colour = palette[next_palette++ % (int)(sizeof(palette) / sizeof(palette[0]))];
 	}
 }
 

@@ -260,16 +260,20 @@ void plan_design(struct varcomp *v, double target, double boot_cost_s, double bl
 double block_cost_s(const struct analysis *a, const char *topology);
 int plan_design_main(int argc, char **argv);
 
-/* ---- output.c ---- */
+/* ---- output.c (CSV, JSON) and charts.c (plots-data/) ---- */
 struct chart_plan {
 	char *name;          /* sN-kind: charts/NAME.png and .svg */
 	const char *script;  /* plots/SCRIPT */
 	char *caption;
 	char *skip_reason;   /* NULL when the chart is made */
+	char *left_out;      /* panels left out (all 0) and why, or NULL */
 };
 #define CHART_KINDS 8
 /* The charts of study s, in report order; made or skipped with a reason. */
 void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_KINDS]);
+void free_chart_plan(struct chart_plan plan[CHART_KINDS]);
+/* "5-s runs", "runs of 1.3 to 2.4 s" (duration_s of the study's ok runs), or "" */
+char *run_length_text(const struct analysis *a, const struct study *st);
 const char *throughput_metric(const struct analysis *a, const struct study *st);
 void csv_text(FILE *f, const char *s);   /* quoted when it must be */
 void csv_number(FILE *f, double v);      /* ",V", "," when not finite */

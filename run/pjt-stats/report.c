@@ -225,25 +225,56 @@ static char *human(double v)
 	return xstrdup(buf);
 }
 
-static char *median_cell(const struct sample *s)
+/* Units, level and n are said once per table, in the line above it; a
+ * cell of other units says its own. */
+
+/* "Median [96.14% interval] of n=12 runs": the header of a table of medians. */
+static char *median_units(int n)
 {
-	char *m = human(s->median), *lo, *hi, *level, *cell;
+	double level;
+	char *l, *text;
+
+	if (n < 2)
+		return xasprintf("Median of n=%d run%s (no interval)", n, n == 1 ? "" : "s");
+	median_interval_rank(n, &level);
+	l = format_level(level);
+	text = xasprintf("Median [%s interval] of n=%d runs", l, n);
+	free(l);
+	return text;
+}
+
+/* "165 [140, 201]"; "(n=11, 93.46%)" added when the cell has other than
+ * the table's n. */
+static char *median_cell(const struct sample *s, int table_n)
+{
+	char *m, *level, *own, *cell;
 
 	if (!s->n)
-		cell = xstrdup("-");
-	else if (isnan(s->ci.lo))
-		cell = xasprintf("%s (n=%d)", m, s->n);
-	else {
-		lo = human(s->ci.lo);
-		hi = human(s->ci.hi);
-		level = format_level(s->ci.level);
-		cell = xasprintf("%s [%s, %s] %s (n=%d)", m, lo, hi, level, s->n);
-		free(level);
+		return xstrdup("-");
+	m = human(s->median);
+	level = format_level(s->ci.level);
+	own = s->n == table_n ? xstrdup("") : isnan(s->ci.lo) ? xasprintf(" (n=%d)", s->n)
+		: xasprintf(" (n=%d, %s)", s->n, level);
+	if (isnan(s->ci.lo)) {
+		cell = xasprintf("%s%s", m, own);
+	} else {
+		char *lo = human(s->ci.lo), *hi = human(s->ci.hi);
+
+		cell = xasprintf("%s [%s, %s]%s", m, lo, hi, own);
 		free(lo);
 		free(hi);
 	}
+	free(own);
+	free(level);
 	free(m);
 	return cell;
+}
+
+/* The most runs any of the cells has: a table's n. */
+static void note_n(int *table_n, const struct sample *s)
+{
+	if (s->n > *table_n)
+		*table_n = s->n;
 }
 
 static char *ratio_number(double v)
@@ -251,33 +282,108 @@ static char *ratio_number(double v)
 	return isfinite(v) ? xasprintf("%.3f", v) : xstrdup(isinf(v) ? "unbounded" : "-");
 }
 
-/* "0.400 [0.350, 0.450] 96.88%, 6 blocks, q=0.004 *" */
-static char *comparison_cell(const struct comparison *c, int is_ratio)
+/* The units of a set of comparisons, the most any has: a table's, said
+ * once in the line above it. */
+struct units {
+	int n;
+	const char *unit;
+	double level;
+};
+
+static void note_units(struct units *u, const struct comparison *c)
 {
-	char *v, *lo, *hi, *level, *q, *cell;
+	if (c && c->n_units > u->n) {
+		u->n = c->n_units;
+		u->unit = c->unit;
+		u->level = c->level;
+	}
+}
+
+/* "[96.14% interval] over 12 boots" */
+static char *units_text(const struct units *u)
+{
+	char *l, *text;
+
+	if (!u->n)
+		return xstrdup("(no units)");
+	if (isnan(u->level))
+		return xasprintf("over %d %s%s (no interval)", u->n, u->unit, u->n == 1 ? "" : "s");
+	l = format_level(u->level);
+	text = xasprintf("[%s interval] over %d %ss", l, u->n, u->unit);
+	free(l);
+	return text;
+}
+
+/* Notes of a table's cells, each once below it: a mark in the cell. */
+struct notes {
+	int n;
+	const char *text[4];
+};
+static const char *const note_marks[4] = { "†", "‡", "§", "¶" };
+
+static char *note_mark(struct notes *nl, const char *note)
+{
+	if (!note || !*note)
+		return xstrdup("");
+	for (int i = 0; i < nl->n; i++)
+		if (!strcmp(nl->text[i], note))
+			return xasprintf(" %s", note_marks[i]);
+	if (nl->n < 4) {
+		nl->text[nl->n] = note;
+		return xasprintf(" %s", note_marks[nl->n++]);
+	}
+	return xasprintf(" (%s)", note);
+}
+
+static void notes_para(struct doc *d, const struct notes *nl)
+{
+	for (int i = 0; i < nl->n; i++) {
+		char *text = xasprintf("%s %s.", note_marks[i], nl->text[i]);
+
+		para(d, text);
+		free(text);
+	}
+}
+
+/* "0.400 [0.350, 0.450], Holm p=0.004 *": a comparison in a table whose
+ * header line gives its units and level; a cell of other units says its
+ * own ("(10 boots, 97.85%)"), a note is a mark (notes_para). */
+static char *comparison_cell(const struct comparison *c, int is_ratio, const struct units *u,
+			     struct notes *nl)
+{
+	char *v, *own, *mark, *cell;
 
 	if (!c)
 		return xstrdup("-");
 	if (isnan(c->value) && isnan(c->level))
 		return xasprintf("- (%s)", *c->note ? c->note : "no value");
 	v = is_ratio ? ratio_number(c->value) : human(c->value);
-	if (isnan(c->level)) {
-		cell = xasprintf("%s (%d %s%s)", v, c->n_units, c->unit, c->n_units == 1 ? "" : "s");
-		free(v);
-		return cell;
+	mark = note_mark(nl, c->note);
+	if (c->n_units == u->n) {
+		own = xstrdup("");
+	} else {
+		char *level = format_level(c->level);
+
+		own = isnan(c->level) ? xasprintf(" (%d %s%s)", c->n_units, c->unit, c->n_units == 1 ? "" : "s")
+			: xasprintf(" (%d %ss, %s)", c->n_units, c->unit, level);
+		free(level);
 	}
-	lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
-	hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
-	level = format_level(c->level);
-	q = isnan(c->p) ? xstrdup(", no test") : c->confirmatory ? xasprintf(", Holm p=%.3g", c->q)
-		: xasprintf(", p=%.3g", c->p);
-	cell = xasprintf("%s [%s, %s] %s, %d %ss%s%s%s%s%s", v, lo, hi, level, c->n_units, c->unit, q,
-			 c->sig ? " *" : "", *c->note ? " (" : "", c->note, *c->note ? ")" : "");
+	if (isnan(c->level)) {
+		cell = xasprintf("%s%s%s", v, own, mark);
+	} else {
+		char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
+		char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
+		char *test = isnan(c->p) ? xstrdup(", no test") : c->confirmatory ? xasprintf(", Holm p=%.3g", c->q)
+			: xasprintf(", p=%.3g", c->p);
+
+		cell = xasprintf("%s [%s, %s]%s%s%s%s", v, lo, hi, test, c->sig ? " *" : "", own, mark);
+		free(lo);
+		free(hi);
+		free(test);
+	}
 	free(v);
-	free(lo);
-	free(hi);
-	free(level);
-	free(q);
+	free(own);
+	free(mark);
 	return cell;
 }
 
@@ -488,18 +594,6 @@ int print_domains(const char *dir)
 	return 0;
 }
 
-/* "topology 2x2x1 (sched domains: MC over CPUs {0-1} {2-3}, then DIE ...)" */
-static char *topology_text(const struct doc *d, const char *topology)
-{
-	int levels;
-	char *shape = shape_of(d->dir, topology, &levels);
-	char *text = shape ? xasprintf("topology %s (sched domains: %s)", topology, shape)
-			   : xasprintf("topology %s", topology);
-
-	free(shape);
-	return text;
-}
-
 /* A merged folder (run/merge): its shards and the hosts they ran on. */
 static void shards_table(struct doc *d)
 {
@@ -591,7 +685,7 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 {
 	char *text;
 
-	heading(d, 2, "What was run");
+	heading(d, 3, "What was run");
 	matrix_files(d);
 	include_file(d, "Kernel", "uname.txt");
 	include_file(d, "Kernel image", "kernel.txt");
@@ -648,11 +742,8 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 			}
 	para(d, "Workloads (topologies are sockets x cores x threads, QEMU's -smp):");
 	for (int s = 0; s < a->nstudies; s++) {
-		char *where = topology_text(d, a->studies[s].topology);
-
-		text = xasprintf("Workload %d: \"%s\" on %s, %d combinations.",
-				 s + 1, a->studies[s].workload, where, a->studies[s].ngroups);
-		free(where);
+		text = xasprintf("Workload %d: \"%s\" on topology %s, %d combinations.",
+				 s + 1, a->studies[s].workload, a->studies[s].topology, a->studies[s].ngroups);
 		bullet(d, text);
 		free(text);
 	}
@@ -663,7 +754,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 {
 	char *legend = star_legend(a);
 
-	heading(d, 2, "How to read the numbers");
+	heading(d, 3, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
 	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction: how much the bit's ratio changes with the other bit, 1 = none). A count that is 0 in some run of a comparison is taken as log(x+1) in every block of it; a 0 in another metric drops that block; the note says which.");
 	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us. The confirmatory family is the matrix's declared comparisons (compare lines) x the primary metrics each workload measured x topologies x workloads, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's). Every other comparison (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest sign-test p is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints that check per declared comparison.");
@@ -822,7 +913,7 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 	int shown = 0;
 	int any_rfc_workload = 0;
 
-	heading(d, 2, "The RFC's figures beside ours");
+	heading(d, 3, "The RFC's figures beside ours");
 	para(d, "The RFC's cover letter (Preeti U Murthy, 25 Oct 2012) ran 8 threads of 10% duty cycle (10 ms period) on a 1-socket, 4-core machine and counted load-balance pull requests from /proc/schedstat:");
 	{
 		char *headers[] = { "", "With_patchset (our rfc-after)", "Without_patchset (our rfc-before)", "ratio after/before" };
@@ -852,18 +943,30 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		static const int shown_refs[] = { REF_RFC_AFTER, REF_RFC_PELT, REF_RFC_BEFORE, REF_LEGACY, REF_STOCK };
 		const char *metrics[3] = { "lb_pulls_total", "migrations", tput };
 		char *title, *headers[5] = { "combination", "features", NULL, NULL, NULL };
-		int nm = 0, after = st->ref[REF_RFC_AFTER], pelt = st->ref[REF_RFC_PELT];
+		int nm = 0, after = st->ref[REF_RFC_AFTER], pelt = st->ref[REF_RFC_PELT], table_n = 0;
 
 		if (after < 0 && st->ref[REF_RFC_BEFORE] < 0)
 			continue;
 		shown++;
 		title = xasprintf("%s (topology %s)", st->workload, st->topology);
-		heading(d, 3, title);
+		heading(d, 4, title);
 		free(title);
 		for (int i = 0; i < 3; i++)
 			if (metrics[i] && metric_index(a, metrics[i]) >= 0 &&
 			    st->measured[metric_index(a, metrics[i])])
 				headers[2 + nm++] = (char *)metrics[i];
+		for (int i = 0; i < 5; i++)
+			for (int j = 0; j < nm && st->ref[shown_refs[i]] >= 0; j++)
+				note_n(&table_n, &st->groups[st->ref[shown_refs[i]]].metric[metric_index(a, headers[2 + j])]);
+		{
+			char *units = median_units(table_n), *length = run_length_text(a, st);
+			char *text = xasprintf("%s per combination%s%s:", units, *length ? ", " : "", length);
+
+			para(d, text);
+			free(text);
+			free(length);
+			free(units);
+		}
 		table_begin(d, headers, 2 + nm);
 		for (int i = 0; i < 5; i++) {
 			int g = st->ref[shown_refs[i]];
@@ -874,7 +977,7 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 			cells[0] = a->combos[st->groups[g].combo].name;
 			cells[1] = a->combos[st->groups[g].combo].features;
 			for (int j = 0; j < nm; j++)
-				cells[2 + j] = median_cell(&st->groups[g].metric[metric_index(a, headers[2 + j])]);
+				cells[2 + j] = median_cell(&st->groups[g].metric[metric_index(a, headers[2 + j])], table_n);
 			table_row(d, cells, 2 + nm, 0);
 			for (int j = 0; j < nm; j++)
 				free(cells[2 + j]);
@@ -922,22 +1025,24 @@ static char *change_phrase(const char *metric, double ratio)
 			 ratio < 1 ? (count ? "fewer" : "lower") : (count ? "more" : "higher"), noun);
 }
 
-/* "0.400 [0.362, 0.434] 96.88%, q=0.0312" */
-static char *compact_cell(const struct comparison *c, int is_ratio)
+/* "0.400 [0.362, 0.434], Holm p=0.0312": a comparison in a sentence under
+ * a line that gave the units and level; other units are said
+ * ("0.400 [0.362, 0.434] 97.85% over 10 boots, p=0.002"). */
+static char *compact_cell(const struct comparison *c, int is_ratio, const struct units *u)
 {
 	char *v = is_ratio ? ratio_number(c->value) : human(c->value);
 	char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	char *level = format_level(c->level);
-	/* every comparison states its own number of units */
-	char *test = c->confirmatory ? xasprintf("Holm p=%.3g", c->q)
-		: xasprintf("p=%.3g, %s", c->p, marginal_note());
-	char *cell = isnan(c->level) ? xasprintf("%s, %d %s%s, %s", v, c->n_units, c->unit,
-						  c->n_units == 1 ? "" : "s", test)
-		: xasprintf("%s [%s, %s] %s over %d %ss, %s", v, lo, hi, level, c->n_units, c->unit, test);
+	char *test = c->confirmatory ? xasprintf("Holm p=%.3g", c->q) : xasprintf("p=%.3g", c->p);
+	char *own = c->n_units == u->n ? xstrdup("")
+		: isnan(c->level) ? xasprintf(" over %d %s%s", c->n_units, c->unit, c->n_units == 1 ? "" : "s")
+		: xasprintf(" %s over %d %ss", level, c->n_units, c->unit);
+	char *cell = isnan(c->level) ? xasprintf("%s%s, %s", v, own, test)
+		: xasprintf("%s [%s, %s]%s, %s", v, lo, hi, own, test);
 
+	free(own);
 	free(test);
-
 	free(v);
 	free(lo);
 	free(hi);
@@ -967,10 +1072,10 @@ static int names_change(const struct comparison *c)
 }
 
 /* One sentence: what one combination did against one reference, over the
- * comparisons cs[nmetrics]. */
+ * comparisons cs[nmetrics], under a line that gave the units (u). */
 static char *declared_sentence(const struct analysis *a, const struct study *st,
-				 const struct comparison *cs, const char *label, const char *name,
-				 const char *ref, int *resolved, int *tested)
+			       const struct comparison *cs, const char *label, const char *name,
+			       const char *ref, int *resolved, int *tested, const struct units *u)
 {
 	int *prim = xmalloc((a->nmetrics + 1) * sizeof(int)), np = study_primaries(a, st, prim);
 	char *changed = xstrdup(""), *unresolved = xstrdup(""), *s;
@@ -986,7 +1091,7 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 		marginal |= !c->confirmatory;
 		if (names_change(c)) {
 			char *phrase = change_phrase(a->metric_names[prim[i]], c->value);
-			char *cell = compact_cell(c, 1);
+			char *cell = compact_cell(c, 1, u);
 
 			(*resolved)++;
 			next = xasprintf("%s%s%s (%s%s)", changed, *changed ? ", " : "", phrase, cell,
@@ -995,9 +1100,12 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 			free(cell);
 			into = &changed;
 		} else {
-			next = xasprintf("%s%s%s over %d %s%s", unresolved, *unresolved ? ", " : "",
-					 metric_noun(a->metric_names[prim[i]]), c->n_units, c->unit,
-					 c->n_units == 1 ? "" : "s");
+			char *own = c->n_units == u->n ? xstrdup("")
+				: xasprintf(" (%d %s%s)", c->n_units, c->unit, c->n_units == 1 ? "" : "s");
+
+			next = xasprintf("%s%s%s%s", unresolved, *unresolved ? ", " : "",
+					 metric_noun(a->metric_names[prim[i]]), own);
+			free(own);
 			into = &unresolved;
 		}
 		free(*into);
@@ -1019,11 +1127,11 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 }
 
 static char *resolved_sentence(const struct analysis *a, const struct study *st, int g, int r,
-			       const char *label, int *resolved, int *tested)
+			       const char *label, int *resolved, int *tested, const struct units *u)
 {
 	return declared_sentence(a, st, st->groups[g].ratio[r], label,
-				   a->combos[st->groups[g].combo].name,
-				   a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name, resolved, tested);
+				 a->combos[st->groups[g].combo].name,
+				 a->combos[st->groups[st->ref[ratio_reference[r]]].combo].name, resolved, tested, u);
 }
 
 /* Why no declared comparison of a study was resolved: the units, the
@@ -1059,12 +1167,78 @@ static char *nothing_resolved_reason(const struct analysis *a, const struct stud
 			 units, unit, best_q, best_p, a->family, unit);
 }
 
+/* ---- topologies: the report's sections go topology by topology ---- */
+
+/* The topologies of the studies, those of more sched-domain levels first
+ * (the RFC's box balanced in two), else in order of appearance; returns
+ * how many, their first study's index in first[]. */
+static int topology_order(const struct doc *d, const struct analysis *a, int *first)
+{
+	int *depth = xcalloc(a->nstudies + 1, sizeof(int)), n = 0;
+
+	for (int s = 0; s < a->nstudies; s++) {
+		int i, levels;
+		char *shape;
+
+		for (i = 0; i < n && strcmp(a->studies[first[i]].topology, a->studies[s].topology); i++)
+			;
+		if (i < n)
+			continue;
+		shape = shape_of(d->dir, a->studies[s].topology, &levels);
+		free(shape);
+		for (i = n++; i > 0 && depth[i - 1] < levels; i--) { /* stable among equals */
+			first[i] = first[i - 1];
+			depth[i] = depth[i - 1];
+		}
+		first[i] = s;
+		depth[i] = levels;
+	}
+	free(depth);
+	return n;
+}
+
+/* "Sched domains of 2x2x1 (domains.txt): MC over CPUs {0-1} {2-3}, then
+ * DIE over CPUs {0-3}.": the line before a topology's tables. */
+static void domains_line(struct doc *d, const char *topology)
+{
+	int levels;
+	char *shape = shape_of(d->dir, topology, &levels);
+	char *text = shape ? xasprintf("Sched domains of %s (domains.txt): %s.", topology, shape)
+		: xasprintf("Sched domains of %s: not recorded (domains.txt has none).", topology);
+
+	para(d, text);
+	free(text);
+	free(shape);
+}
+
 static void summary_rfc_table(struct doc *d, const struct analysis *a, const struct study *st)
 {
-	int after = st->ref[REF_RFC_AFTER], before = st->ref[REF_RFC_BEFORE];
+	int after = st->ref[REF_RFC_AFTER], before = st->ref[REF_RFC_BEFORE], table_n = 0;
 	char *headers[] = { "", "RFC With_patchset", "RFC Without_patchset", "RFC ratio",
 			    "our rfc-after", "our rfc-before", "our paired ratio after/before" };
+	struct units u = { 0, "unit", NAN };
+	struct notes nl = { 0, { NULL } };
+	char *mu, *ut, *length, *text;
 
+	for (size_t i = 0; i < NRFC_FIGURES; i++) {
+		int m = metric_index(a, rfc_figures[i].metric);
+
+		if (m < 0 || !st->measured[m])
+			continue;
+		note_n(&table_n, &st->groups[after].metric[m]);
+		note_n(&table_n, &st->groups[before].metric[m]);
+		note_units(&u, ratio_of_group(st, after, RATIO_RFC_BEFORE, m));
+	}
+	mu = median_units(table_n);
+	ut = units_text(&u);
+	length = run_length_text(a, st);
+	text = xasprintf("Ours: %s per combination%s%s; the paired ratio %s with its Holm-adjusted p (* = resolved).",
+			 mu, *length ? ", " : "", length, ut);
+	para(d, text);
+	free(text);
+	free(length);
+	free(ut);
+	free(mu);
 	table_begin(d, headers, 7);
 	for (size_t i = 0; i < NRFC_FIGURES; i++) {
 		const struct rfc_figure *fig = &rfc_figures[i];
@@ -1077,70 +1251,42 @@ static void summary_rfc_table(struct doc *d, const struct analysis *a, const str
 		row[1] = human(fig->with);
 		row[2] = human(fig->without);
 		row[3] = rfc_ratio_text(fig);
-		row[4] = median_cell(&st->groups[after].metric[m]);
-		row[5] = median_cell(&st->groups[before].metric[m]);
-		row[6] = comparison_cell(ratio_of_group(st, after, RATIO_RFC_BEFORE, m), 1);
+		row[4] = median_cell(&st->groups[after].metric[m], table_n);
+		row[5] = median_cell(&st->groups[before].metric[m], table_n);
+		row[6] = comparison_cell(ratio_of_group(st, after, RATIO_RFC_BEFORE, m), 1, &u, &nl);
 		table_row(d, row, 7, 0);
 		for (int c = 0; c < 7; c++)
 			free(row[c]);
 	}
 	table_end(d);
+	notes_para(d, &nl);
 }
 
-/*
- * The RFC's table beside ours, once per topology that ran rfc-after and
+/* The RFC's table beside ours for one topology that ran rfc-after and
  * rfc-before: the RFC's workload where it ran, else the first such
- * workload; topologies of more sched-domain levels first (the RFC's box
- * balanced in two).
- */
-static void rfc_tables(struct doc *d, const struct analysis *a)
+ * workload. */
+static void rfc_table(struct doc *d, const struct analysis *a, const char *topology)
 {
-	int *chosen = xcalloc(a->nstudies + 1, sizeof(*chosen));
-	int *depth = xcalloc(a->nstudies + 1, sizeof(*depth));
-	int n = 0;
+	int chosen = -1;
+	char *text;
 
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
-		int i, levels;
-		char *shape;
 
-		if (st->ref[REF_RFC_AFTER] < 0 || st->ref[REF_RFC_BEFORE] < 0)
+		if (strcmp(st->topology, topology) || st->ref[REF_RFC_AFTER] < 0 || st->ref[REF_RFC_BEFORE] < 0)
 			continue;
-		for (i = 0; i < n && strcmp(a->studies[chosen[i]].topology, st->topology); i++)
-			;
-		if (i < n) {
-			if (is_rfc_workload(st->workload) && !is_rfc_workload(a->studies[chosen[i]].workload))
-				chosen[i] = s;
-			continue;
-		}
-		shape = shape_of(d->dir, st->topology, &levels);
-		free(shape);
-		/* insertion by depth, stable among equals */
-		for (i = n++; i > 0 && depth[i - 1] < levels; i--) {
-			chosen[i] = chosen[i - 1];
-			depth[i] = depth[i - 1];
-		}
-		chosen[i] = s;
-		depth[i] = levels;
+		if (chosen < 0 || (is_rfc_workload(st->workload) && !is_rfc_workload(a->studies[chosen].workload)))
+			chosen = s;
 	}
-	if (!n) {
-		para(d, "The RFC's table cannot be set beside ours: no workload ran both rfc-after and rfc-before.");
-		n = 0;
-	}
-	for (int i = 0; i < n; i++) {
-		const struct study *st = &a->studies[chosen[i]];
-		char *where = topology_text(d, st->topology);
-		char *text = xasprintf("The RFC's table beside ours (%s, %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before; our medians with their intervals, our paired ratio with its interval and q. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
-				       st->workload, where,
-				       is_rfc_workload(st->workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
-
-		para(d, text);
-		free(text);
-		free(where);
-		summary_rfc_table(d, a, st);
-	}
-	free(chosen);
-	free(depth);
+	if (chosen < 0)
+		return;
+	heading(d, 4, "The RFC's table beside ours");
+	text = xasprintf("The RFC's table beside ours (%s, topology %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
+			 a->studies[chosen].workload, topology,
+			 is_rfc_workload(a->studies[chosen].workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
+	para(d, text);
+	free(text);
+	summary_rfc_table(d, a, &a->studies[chosen]);
 }
 
 /* Cells with crashed or failed runs, first: their comparisons have fewer
@@ -1171,34 +1317,59 @@ static void crashed_cells(struct doc *d, const struct analysis *a)
 		fputs("\n", d->md);
 }
 
-/* The declared questions: one family, Holm; the verdict. */
-static void declared_summary(struct doc *d, const struct analysis *a)
+/* The paired-ratio charts of a topology's workloads: the report's first
+ * figures. */
+static void ratio_charts(struct doc *d, const struct analysis *a, const char *topology)
 {
-	char *text;
+	for (int s = 0; s < a->nstudies; s++) {
+		struct chart_plan plan[CHART_KINDS];
 
-	heading(d, 3, "The declared questions (confirmatory)");
+		if (strcmp(a->studies[s].topology, topology))
+			continue;
+		plan_charts(a, s, plan);
+		if (!plan[0].skip_reason)
+			chart(d, &plan[0]);
+		free_chart_plan(plan);
+	}
+}
+
+/* The declared questions of one topology: the verdict of its share of the
+ * family (Holm over all of it), then the paired-ratio charts. */
+static void declared_summary(struct doc *d, const struct analysis *a, const char *topology)
+{
+	struct units u = { 0, "unit", NAN };
+	char *text, *ut;
+
+	heading(d, 4, "The declared questions (confirmatory)");
 	if (!a->ndeclared) {
 		para(d, "This matrix declares no comparison (a `compare COMBO REFERENCE` line): nothing here is confirmatory and nothing is starred; every interval and p below is marginal, not adjusted.");
+		ratio_charts(d, a, topology);
 		return;
 	}
-	text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
-			 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,
-			 a->n_sig == 1 ? "is" : "are");
+	for (int s = 0; s < a->nstudies; s++)
+		for (int k = 0; k < a->ndeclared && !strcmp(a->studies[s].topology, topology); k++)
+			for (int m = 0; a->studies[s].decl[k] && m < a->nmetrics; m++)
+				if (a->primary[m] && a->studies[s].measured[m] && !isnan(a->studies[s].decl[k][m].p))
+					note_units(&u, &a->studies[s].decl[k][m]);
+	ut = units_text(&u);
+	text = xasprintf("Each declared comparison's paired ratio %s (unless it says otherwise), with its Holm-adjusted p:", ut);
 	para(d, text);
 	free(text);
+	free(ut);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 		int resolved = 0, tested = 0;
-		char *where = topology_text(d, st->topology);
 
+		if (strcmp(st->topology, topology))
+			continue;
 		for (int k = 0; k < a->ndeclared; k++) {
-			char *label = xasprintf("%s, %s: ", st->workload, where);
+			char *label = xasprintf("%s: ", st->workload);
 			char *sentence = declared_sentence(a, st, st->decl[k], label, a->declared[k].combo,
-							     a->declared[k].reference, &resolved, &tested);
+							   a->declared[k].reference, &resolved, &tested, &u);
 
-			if (sentence)
+			if (sentence) {
 				bullet(d, sentence);
-			else {
+			} else {
 				char *none = xasprintf("%s%s against %s: not tested (%s).", label, a->declared[k].combo,
 						       a->declared[k].reference,
 						       st->decl[k] && *st->decl[k][0].note ? st->decl[k][0].note : "no primary metric");
@@ -1213,173 +1384,288 @@ static void declared_summary(struct doc *d, const struct analysis *a)
 		if (!resolved) {
 			char *why = nothing_resolved_reason(a, st);
 
-			text = xasprintf("Not resolved in %s, %s: %s.", st->workload, where, why);
+			text = xasprintf("Not resolved in %s: %s.", st->workload, why);
 			para(d, text);
 			free(text);
 			free(why);
 		}
-		free(where);
 	}
+	ratio_charts(d, a, topology);
 }
 
-/* The report's first section: the crashed cells, the declared family's
- * verdict (Holm), then per workload what the other comparisons show,
- * marginal and not adjusted; the RFC's table beside ours. */
+/* Every other comparison of one study, marginal and not adjusted. */
+static void exploratory_study(struct doc *d, const struct analysis *a, const struct study *st)
+{
+	int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
+	struct units u = { 0, "unit", NAN };
+	char *text, *ut;
+
+	heading(d, 5, st->workload);
+	for (int g = 0; g < st->ngroups; g++)
+		for (int r = 0; r < NRATIOS; r++)
+			for (int m = 0; st->groups[g].ratio[r] && m < a->nmetrics; m++)
+				if (a->primary[m] && st->measured[m] && !isnan(st->groups[g].ratio[r][m].p))
+					note_units(&u, &st->groups[g].ratio[r][m]);
+	ut = units_text(&u);
+	text = xasprintf("Paired ratios %s (unless one says otherwise), each with its own p:", ut);
+	para(d, text);
+	free(text);
+	free(ut);
+	for (int g = 0; g < st->ngroups; g++) {
+		int comb_ref = a->combos[st->groups[g].combo].reference;
+
+		for (int r = 0; r < NRATIOS; r++) {
+			char *sentence;
+			const char *label = "";
+
+			if (!st->groups[g].ratio[r] || st->ref[ratio_reference[r]] < 0)
+				continue;
+			/* against rfc-before: only the RFC's change and its decomposition */
+			if (r == RATIO_RFC_BEFORE && comb_ref != REF_RFC_AFTER && comb_ref != REF_RFC_PELT)
+				continue;
+			if (r == RATIO_RFC_BEFORE)
+				label = comb_ref == REF_RFC_AFTER ? "The RFC's change, " : "The metric's effect, ";
+			if (r == RATIO_RFC_PELT)
+				label = "The new rules' effect, ";
+			if (r == RATIO_STOCK && stock < 0)
+				continue;
+			sentence = resolved_sentence(a, st, g, r, label, &resolved, &tested, &u);
+			if (sentence)
+				bullet(d, sentence);
+			free(sentence);
+		}
+	}
+	if (st->ndesigns) {
+		int eff_resolved = 0, eff_tested = 0;
+		struct units eu = { 0, "unit", NAN };
+
+		for (int e = 0; e < st->neffects; e++)
+			if (st->effects[e].c.primary && !isnan(st->effects[e].c.p))
+				note_units(&eu, &st->effects[e].c);
+		for (int e = 0; e < st->neffects; e++) {
+			const struct effect *ef = &st->effects[e];
+			char *changes = xstrdup(""), *term;
+
+			if (!ef->c.primary || isnan(ef->c.p))
+				continue;
+			eff_tested++;
+			tested++;
+			/* one bullet per term: its first primary effect gathers the others */
+			for (int e2 = 0; e2 < e && changes; e2++)
+				if (st->effects[e2].design == ef->design && st->effects[e2].term == ef->term &&
+				    st->effects[e2].c.primary && !isnan(st->effects[e2].c.p)) {
+					free(changes);
+					changes = NULL;
+				}
+			if (names_change(&ef->c)) {
+				eff_resolved++;
+				resolved++;
+			}
+			if (!changes)
+				continue;
+			for (int e2 = e; e2 < st->neffects; e2++) {
+				const struct effect *x = &st->effects[e2];
+				char *cell, *next;
+
+				if (x->design != ef->design || x->term != ef->term || !x->c.primary ||
+				    !names_change(&x->c))
+					continue;
+				cell = compact_cell(&x->c, 0, &eu);
+				next = xasprintf("%s%s%s %s (%s)", changes, *changes ? ", " : "",
+						 metric_noun(a->metric_names[x->metric]),
+						 x->c.value > 1 ? "up" : "down", cell);
+				free(cell);
+				free(changes);
+				changes = next;
+			}
+			if (*changes) {
+				char *eut = eu.n == u.n ? xstrdup("") : units_text(&eu);
+
+				term = term_name(a, st, ef->design, ef->term);
+				text = xasprintf("%s %s (factorial effect, a ratio of geometric means%s%s): %s.",
+						 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term,
+						 *eut ? " " : "", eut, changes);
+				bullet(d, text);
+				free(text);
+				free(term);
+				free(eut);
+			}
+			free(changes);
+		}
+		if (!eff_resolved && eff_tested) {
+			text = xasprintf("Bits (factorial effects): nothing beyond the noise in %d primary effect%s tested.",
+					 eff_tested, eff_tested == 1 ? "" : "s");
+			bullet(d, text);
+			free(text);
+		}
+	}
+	fputs("\n", d->md);
+	text = xasprintf("%d of the %d other primary comparisons of this workload have a marginal p <= 0.05 (%s).",
+			 resolved, tested, marginal_note());
+	para(d, text);
+	free(text);
+}
+
+/* The report's first section, topology by topology: the sched domains,
+ * the declared family's verdict (Holm) with the paired-ratio charts (the
+ * first figures), what the other comparisons show (marginal, not
+ * adjusted), the RFC's table beside ours. */
 static void summary_section(struct doc *d, const struct analysis *a)
 {
-	char *text;
+	int *first = xcalloc(a->nstudies + 1, sizeof(int)), ntop = topology_order(d, a, first);
+	char *text, *legend = star_legend(a);
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	crashed_cells(d, a);
-	declared_summary(d, a);
-	heading(d, 3, "Exploratory: marginal, not adjusted");
-	para(d, "Every other comparison: each combination against the reference points (stock; rfc-before and rfc-pelt for the RFC's change and its decomposition) and each bit's factorial effect. A change is named when its own p is at most 0.05 (its interval then excludes 1); these are marginal, not adjusted for the many comparisons made, never starred and not part of the verdict above: read them as leads for a matrix that declares them.");
-	for (int s = 0; s < a->nstudies; s++) {
-		const struct study *st = &a->studies[s];
-		int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
-		char *where = topology_text(d, st->topology);
-		char *title = xasprintf("%s, %s", st->workload, where);
-
-		heading(d, 4, title);
-		free(title);
-		free(where);
-		for (int g = 0; g < st->ngroups; g++) {
-			int comb_ref = a->combos[st->groups[g].combo].reference;
-
-			for (int r = 0; r < NRATIOS; r++) {
-				char *sentence;
-				const char *label = "";
-
-				if (!st->groups[g].ratio[r] || st->ref[ratio_reference[r]] < 0)
-					continue;
-				/* against rfc-before: only the RFC's change and its decomposition */
-				if (r == RATIO_RFC_BEFORE && comb_ref != REF_RFC_AFTER && comb_ref != REF_RFC_PELT)
-					continue;
-				if (r == RATIO_RFC_BEFORE)
-					label = comb_ref == REF_RFC_AFTER ? "The RFC's change, " : "The metric's effect, ";
-				if (r == RATIO_RFC_PELT)
-					label = "The new rules' effect, ";
-				if (r == RATIO_STOCK && stock < 0)
-					continue;
-				sentence = resolved_sentence(a, st, g, r, label, &resolved, &tested);
-				if (sentence)
-					bullet(d, sentence);
-				free(sentence);
-			}
-		}
-		if (st->ndesigns) {
-			int eff_resolved = 0, eff_tested = 0;
-
-			for (int e = 0; e < st->neffects; e++) {
-				const struct effect *ef = &st->effects[e];
-				char *changes = xstrdup(""), *term;
-
-				if (!ef->c.primary || isnan(ef->c.p))
-					continue;
-				eff_tested++;
-				tested++;
-				/* one bullet per term: its first primary effect gathers the others */
-				for (int e2 = 0; e2 < e && changes; e2++)
-					if (st->effects[e2].design == ef->design && st->effects[e2].term == ef->term &&
-					    st->effects[e2].c.primary && !isnan(st->effects[e2].c.p)) {
-						free(changes);
-						changes = NULL;
-					}
-				if (names_change(&ef->c)) {
-					eff_resolved++;
-					resolved++;
-				}
-				if (!changes)
-					continue;
-				for (int e2 = e; e2 < st->neffects; e2++) {
-					const struct effect *x = &st->effects[e2];
-					char *cell, *next;
-
-					if (x->design != ef->design || x->term != ef->term || !x->c.primary ||
-					    !names_change(&x->c))
-						continue;
-					cell = compact_cell(&x->c, 0);
-					next = xasprintf("%s%s%s %s (%s)", changes, *changes ? ", " : "",
-							 metric_noun(a->metric_names[x->metric]),
-							 x->c.value > 1 ? "up" : "down", cell);
-					free(cell);
-					free(changes);
-					changes = next;
-				}
-				if (*changes) {
-					term = term_name(a, st, ef->design, ef->term);
-					text = xasprintf("%s %s (factorial effect, a ratio of geometric means): %s.",
-							 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term, changes);
-					bullet(d, text);
-					free(text);
-					free(term);
-				}
-				free(changes);
-			}
-			if (!eff_resolved && eff_tested) {
-				text = xasprintf("Bits (factorial effects): nothing beyond the noise in %d primary effect%s tested.",
-						 eff_tested, eff_tested == 1 ? "" : "s");
-				bullet(d, text);
-				free(text);
-			}
-		}
-		fputs("\n", d->md);
-		text = xasprintf("%d of the %d other primary comparisons of this workload have a marginal p <= 0.05 (%s).",
-				 resolved, tested, marginal_note());
+	if (a->ndeclared) {
+		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
+				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,
+				 a->n_sig == 1 ? "is" : "are");
 		para(d, text);
 		free(text);
 	}
-	rfc_tables(d, a);
+	para(d, legend);
+	free(legend);
+	for (int t = 0; t < ntop; t++) {
+		const char *topology = a->studies[first[t]].topology;
+		int rfc = 0;
+
+		text = xasprintf("Topology %s", topology);
+		heading(d, 3, text);
+		free(text);
+		domains_line(d, topology);
+		declared_summary(d, a, topology);
+		heading(d, 4, "Exploratory: marginal, not adjusted");
+		if (!t)
+			para(d, "Every other comparison: each combination against the reference points (stock; rfc-before and rfc-pelt for the RFC's change and its decomposition) and each bit's factorial effect. A change is named when its own p is at most 0.05 (its interval then excludes 1); these are marginal, not adjusted for the many comparisons made, never starred and not part of the verdict above: read them as leads for a matrix that declares them.");
+		for (int s = 0; s < a->nstudies; s++)
+			if (!strcmp(a->studies[s].topology, topology)) {
+				exploratory_study(d, a, &a->studies[s]);
+				rfc |= a->studies[s].ref[REF_RFC_AFTER] >= 0 && a->studies[s].ref[REF_RFC_BEFORE] >= 0;
+			}
+		if (rfc)
+			rfc_table(d, a, topology);
+	}
+	free(first);
 }
+
+/* ---- the tables per workload ---- */
 
 /* A cell of a per-metric table: group g, metric m, ratio r. */
-typedef char *table_cell(const struct study *st, int g, int m, int r);
+struct table_ctx {
+	int n;                   /* medians: the table's n */
+	struct units u;          /* ratios: the table's units */
+	struct notes nl;
+};
+typedef char *table_cell(const struct study *st, int g, int m, int r, struct table_ctx *ctx);
 
-static char *median_table_cell(const struct study *st, int g, int m, int r)
+static char *median_table_cell(const struct study *st, int g, int m, int r, struct table_ctx *ctx)
 {
 	(void)r;
-	return median_cell(&st->groups[g].metric[m]);
+	return median_cell(&st->groups[g].metric[m], ctx->n);
 }
 
-static char *ratio_table_cell(const struct study *st, int g, int m, int r)
+static char *ratio_table_cell(const struct study *st, int g, int m, int r, struct table_ctx *ctx)
 {
 	return g == st->ref[ratio_reference[r]] ? xstrdup("1 (reference)")
-		: comparison_cell(ratio_of_group(st, g, r, m), 1);
+		: comparison_cell(ratio_of_group(st, g, r, m), 1, &ctx->u, &ctx->nl);
 }
 
-/* One row per measured metric (primary first), one column per combination. */
+/* Whether metric m belongs in a table of the primary (1) or secondary (0) metrics. */
+static int in_table(const struct analysis *a, const struct study *st, int m, int primary)
+{
+	return st->measured[m] && a->primary[m] == primary;
+}
+
+/* One row per measured metric of the kind (primary or secondary), one
+ * column per combination; the notes of its cells below it. */
 static void metric_table(struct doc *d, const struct analysis *a, const struct study *st,
-			 char **headers, int r, table_cell *cell)
+			 char **headers, int r, table_cell *cell, int primary, struct table_ctx *ctx)
 {
 	char **cells = xmalloc((st->ngroups + 1) * sizeof(char *));
 
 	table_begin(d, headers, st->ngroups + 1);
-	for (int pass = 1; pass >= 0; pass--)
-		for (int m = 0; m < a->nmetrics; m++) {
-			if (!st->measured[m] || a->primary[m] != pass)
-				continue;
-			cells[0] = pass ? xasprintf("%s (primary)", a->metric_names[m]) : xstrdup(a->metric_names[m]);
-			for (int g = 0; g < st->ngroups; g++)
-				cells[1 + g] = cell(st, g, m, r);
-			table_row(d, cells, st->ngroups + 1, 0);
-			for (int g = 0; g <= st->ngroups; g++)
-				free(cells[g]);
-		}
+	for (int m = 0; m < a->nmetrics; m++) {
+		if (!in_table(a, st, m, primary))
+			continue;
+		cells[0] = xstrdup(a->metric_names[m]);
+		for (int g = 0; g < st->ngroups; g++)
+			cells[1 + g] = cell(st, g, m, r, ctx);
+		table_row(d, cells, st->ngroups + 1, 0);
+		for (int g = 0; g <= st->ngroups; g++)
+			free(cells[g]);
+	}
 	table_end(d);
+	notes_para(d, &ctx->nl);
 	free(cells);
+}
+
+/* The medians, then the paired ratios to stock and to rfc-before, of the
+ * primary or the secondary metrics of one study, each table under the
+ * line that gives its n (or units) and level. */
+static void study_tables(struct doc *d, const struct analysis *a, const struct study *st, int primary)
+{
+	char **headers = xmalloc((st->ngroups + 1) * sizeof(char *));
+	struct table_ctx ctx;
+	char *text, *units, *length = run_length_text(a, st);
+
+	headers[0] = "metric";
+	for (int g = 0; g < st->ngroups; g++)
+		headers[1 + g] = a->combos[st->groups[g].combo].name;
+	memset(&ctx, 0, sizeof(ctx));
+	for (int m = 0; m < a->nmetrics; m++)
+		for (int g = 0; g < st->ngroups && in_table(a, st, m, primary); g++)
+			note_n(&ctx.n, &st->groups[g].metric[m]);
+	units = median_units(ctx.n);
+	text = xasprintf("%s per combination%s%s (runs as units), %d blocks in %d boot%s:", units,
+			 *length ? ", " : "", length, st->nblocks, st->nboots, st->nboots == 1 ? "" : "s");
+	para(d, text);
+	free(text);
+	free(units);
+	if (primary)
+		few_runs_caveat(d, a, st);
+	metric_table(d, a, st, headers, -1, median_table_cell, primary, &ctx);
+	for (int r = 0; r < 2; r++) {
+		int ref = st->ref[ratio_reference[r]];
+
+		if (ref < 0)
+			continue;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.u.level = NAN;
+		for (int m = 0; m < a->nmetrics; m++)
+			for (int g = 0; g < st->ngroups && in_table(a, st, m, primary); g++)
+				if (g != ref)
+					note_units(&ctx.u, ratio_of_group(st, g, r, m));
+		units = units_text(&ctx.u);
+		text = xasprintf("Paired ratio to %s (features %s) %s; p marginal, not adjusted, or Holm p for a declared comparison (* = resolved):",
+				 a->combos[st->groups[ref].combo].name, a->combos[st->groups[ref].combo].features, units);
+		para(d, text);
+		free(text);
+		free(units);
+		metric_table(d, a, st, headers, r, ratio_table_cell, primary, &ctx);
+	}
+	free(length);
+	free(headers);
 }
 
 static void effects_tables(struct doc *d, const struct analysis *a, const struct study *st)
 {
 	for (int i = 0; i < st->ndesigns; i++) {
 		const struct design *ds = &st->designs[i];
-		char *eh[] = { "term", "metric", "effect [interval] level, units, q" };
-		char *design = design_name(a, st, i), *base = base_name(a, ds->base);
-		char *title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect); A:B is the two-way interaction (all metrics in effects.csv):",
-					i + 1, design, 1 << ds->k, base);
+		char *eh[] = { "term", "metric", "effect [interval], p" };
+		char *design = design_name(a, st, i), *base = base_name(a, ds->base), *units, *title;
+		struct units u = { 0, "unit", NAN };
+		struct notes nl = { 0, { NULL } };
 
+		for (int e = 0; e < st->neffects; e++)
+			if (st->effects[e].design == i && a->primary[st->effects[e].metric])
+				note_units(&u, &st->effects[e].c);
+		units = units_text(&u);
+		title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; A:B is the two-way interaction (all metrics in effects.csv):",
+				  i + 1, design, 1 << ds->k, base, units);
 		para(d, title);
 		free(title);
+		free(units);
 		free(design);
 		free(base);
 		table_begin(d, eh, 3);
@@ -1392,48 +1678,47 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 				continue;
 			row[0] = term_name(a, st, i, ef->term);
 			row[1] = (char *)metric;
-			row[2] = comparison_cell(&ef->c, 0);
+			row[2] = comparison_cell(&ef->c, 0, &u, &nl);
 			table_row(d, row, 3, 0);
 			free(row[0]);
 			free(row[2]);
 		}
 		table_end(d);
+		notes_para(d, &nl);
 	}
 }
 
-static void study_section(struct doc *d, const struct analysis *a, int s)
+/* A chart of the plan: its marker, or why it is not drawn, and which
+ * panels it leaves out. */
+static void plan_chart(struct doc *d, const struct chart_plan *plan)
+{
+	char *text;
+
+	if (plan->skip_reason) {
+		text = xasprintf("Chart %s skipped: %s.", plan->name, plan->skip_reason);
+		para(d, text);
+		free(text);
+		return;
+	}
+	chart(d, plan);
+	if (plan->left_out) {
+		text = xasprintf("Chart %s leaves out what would be all 0: %s.", plan->name, plan->left_out);
+		para(d, text);
+		free(text);
+	}
+}
+
+/* The primary metrics of one study: tables, factorial effects and charts
+ * (the paired-ratio chart is in the summary). */
+static void primary_study(struct doc *d, const struct analysis *a, int s)
 {
 	const struct study *st = &a->studies[s];
 	struct chart_plan plan[CHART_KINDS];
-	char *title = xasprintf("Workload %d: %s (topology %s)", s + 1, st->workload, st->topology);
-	char **headers = xmalloc((st->ngroups + 1) * sizeof(char *));
+	char *title = xasprintf("Workload %d: %s", s + 1, st->workload);
 
-	heading(d, 2, title);
+	heading(d, 4, title);
 	free(title);
-	headers[0] = "metric";
-	for (int g = 0; g < st->ngroups; g++)
-		headers[1 + g] = a->combos[st->groups[g].combo].name;
-	title = xasprintf("Median [interval] level (n) per combination, over %d blocks in %d boot%s:",
-			  st->nblocks, st->nboots, st->nboots == 1 ? "" : "s");
-	para(d, title);
-	free(title);
-	few_runs_caveat(d, a, st);
-	metric_table(d, a, st, headers, -1, median_table_cell);
-	for (int r = 0; r < 2; r++) {
-		int ref = st->ref[ratio_reference[r]];
-		char *legend;
-
-		if (ref < 0)
-			continue;
-		legend = star_legend(a);
-		title = xasprintf("Paired ratio to %s (features %s) [interval] level, units, q. %s",
-				  a->combos[st->groups[ref].combo].name,
-				  a->combos[st->groups[ref].combo].features, legend);
-		para(d, title);
-		free(title);
-		free(legend);
-		metric_table(d, a, st, headers, r, ratio_table_cell);
-	}
+	study_tables(d, a, st, 1);
 	if (st->ndesigns) {
 		effects_tables(d, a, st);
 	} else {
@@ -1442,16 +1727,57 @@ static void study_section(struct doc *d, const struct analysis *a, int s)
 		free(title);
 	}
 	plan_charts(a, s, plan);
-	for (int i = 0; i < CHART_KINDS; i++) {
-		if (plan[i].skip_reason) {
-			title = xasprintf("Chart %s skipped: %s.", plan[i].name, plan[i].skip_reason);
-			para(d, title);
-			free(title);
-		} else {
-			chart(d, &plan[i]);
-		}
+	for (int i = 1; i < CHART_KINDS; i++)
+		if (i != 7) /* the decision counters are secondary */
+			plan_chart(d, &plan[i]);
+	free_chart_plan(plan);
+}
+
+static void primary_section(struct doc *d, const struct analysis *a)
+{
+	int *first = xcalloc(a->nstudies + 1, sizeof(int)), ntop = topology_order(d, a, first);
+	char *text;
+
+	heading(d, 2, "Primary metrics");
+	para(d, "The primary metrics (pulls, migrations, throughput, wake-up p99 latency; the declared family's) per topology and workload: the medians, the paired ratios to the reference points and the charts. The paired-ratio charts are in the summary above; the other metrics under \"Secondary metrics and provenance\".");
+	for (int t = 0; t < ntop; t++) {
+		const char *topology = a->studies[first[t]].topology;
+
+		text = xasprintf("Topology %s", topology);
+		heading(d, 3, text);
+		free(text);
+		domains_line(d, topology);
+		for (int s = 0; s < a->nstudies; s++)
+			if (!strcmp(a->studies[s].topology, topology))
+				primary_study(d, a, s);
 	}
-	free(headers);
+	rfc_section(d, a);
+	free(first);
+}
+
+/* The secondary metrics of every study: tables, and the decision counters. */
+static void secondary_metrics(struct doc *d, const struct analysis *a)
+{
+	heading(d, 3, "Secondary metrics");
+	para(d, "Every other column of runs.csv: the pulls by idle type, the other counters, the other latency percentiles and the run's duration. Their p are marginal, not adjusted, never starred.");
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		struct chart_plan plan[CHART_KINDS];
+		char *title = xasprintf("Workload %d: %s (topology %s)", s + 1, st->workload, st->topology);
+		int any = 0;
+
+		heading(d, 4, title);
+		free(title);
+		for (int m = 0; m < a->nmetrics; m++)
+			any |= in_table(a, st, m, 0);
+		if (any)
+			study_tables(d, a, st, 0);
+		else
+			para(d, "No secondary metric was measured.");
+		plan_charts(a, s, plan);
+		plan_chart(d, &plan[7]);
+		free_chart_plan(plan);
+	}
 }
 
 static void excluded_runs(struct doc *d, const struct analysis *a)
@@ -1459,7 +1785,7 @@ static void excluded_runs(struct doc *d, const struct analysis *a)
 	const struct run_table *t = a->table;
 	char *headers[] = { "runs.csv line", "seq", "combination", "workload", "rep", "status" };
 
-	heading(d, 2, "Excluded runs");
+	heading(d, 3, "Excluded runs");
 	if (!a->n_crashed && !a->n_failed) {
 		para(d, "None: every run has status ok.");
 		return;
@@ -1483,6 +1809,9 @@ static void excluded_runs(struct doc *d, const struct analysis *a)
 	table_end(d);
 }
 
+/* report.md and report.html: the summary (the verdict, the paired-ratio
+ * charts first), the primary metrics, where the variance is, then the
+ * secondary metrics and the provenance under their own heading. */
 void write_report(const struct analysis *a, const char *results_dir)
 {
 	char *md_path = xasprintf("%s/report.md", results_dir);
@@ -1507,15 +1836,16 @@ void write_report(const struct analysis *a, const char *results_dir)
 	html_escaped(d.html, title);
 	fputs("</h1>\n", d.html);
 	summary_section(&d, a);
+	primary_section(&d, a);
 	variance_section(&d, a);
+	heading(&d, 2, "Secondary metrics and provenance");
+	para(&d, "What the verdict does not rest on: the other metrics runs.csv holds, what was run and on what, how to read the numbers, the excluded runs.");
+	secondary_metrics(&d, a);
 	what_was_run(&d, a);
 	how_to_read(&d, a);
-	rfc_section(&d, a);
-	for (int s = 0; s < a->nstudies; s++)
-		study_section(&d, a, s);
 	excluded_runs(&d, a);
-	heading(&d, 2, "Files");
-	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), effects.csv (factorial effects), charts/*.png and *.svg, plots-data/ (the numbers each chart shows). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
+	heading(&d, 3, "Files");
+	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), comparisons.csv (every paired comparison), effects.csv (factorial effects), charts/*.png and *.svg, plots-data/ (the numbers each chart shows; colours.txt: each combination's colour in every chart). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
 	fputs("</body></html>\n", d.html);
 	close_output(d.md, md_path);
 	close_output(d.html, html_path);
