@@ -527,6 +527,24 @@ check "run/stats with no argument: usage on stderr, exit 2" \
 	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: run/stats \[-o OUTDIR\] \[-q\] \[--declare COMBO,REF\]... DIR_OR_CSV' '$tmp/usage'"
 check "run/report --help lists its outputs and exit codes" \
 	sh -c "'$top/run/report' --help | grep -q 'Exit: 0 ok, 1 a chart or the build failed, 2 usage or bad runs.csv'"
+report_options() { # run/lib/options.sh: -h, --version, options anywhere, --, one error format, exit 2
+	r=$top/run/report
+	"$r" -h | grep -q '^usage: run/report RESULTS_DIR' || { echo "-h"; return 1; }
+	"$r" "$nofact" --help | grep -q '^usage: run/report' || { echo "--help after the folder"; return 1; }
+	[ "$("$r" --version | head -1)" = "run/report (pjt-sched) $(sed -n 's/^pjt-sched: //p' "$top/VERSION")" ] || { echo "--version"; return 1; }
+	"$r" --bogus "$nofact" >/dev/null 2>"$tmp/ro.err"
+	[ $? = 2 ] && [ "$(cat "$tmp/ro.err")" = "$(printf 'run/report: unknown option --bogus\nrun/report: see run/report --help')" ] ||
+		{ echo "unknown option: $(cat "$tmp/ro.err")"; return 1; }
+	"$r" "$nofact" "$nofact" >/dev/null 2>"$tmp/ro.err"
+	[ $? = 2 ] && grep -qx 'run/report: one results folder, not 2 (RESULTS_DIR)' "$tmp/ro.err" || { echo "two folders"; return 1; }
+	"$r" >/dev/null 2>&1
+	[ $? = 2 ] || { echo "no folder: not exit 2"; return 1; }
+	"$r" "$tmp/nowhere" >/dev/null 2>"$tmp/ro.err"
+	[ $? = 2 ] && grep -qx "run/report: $tmp/nowhere/runs.csv: no such file" "$tmp/ro.err" || { echo "no runs.csv"; return 1; }
+	rm -f "$nofact/report.md"
+	"$r" -- "$nofact" >/dev/null 2>&1 && [ -s "$nofact/report.md" ] || { echo "-- then the folder"; return 1; }
+}
+check "run/report's options through run/lib/options.sh: -h and --help anywhere, --version, --, unknown option and operand count: 'run/report: ...' and exit 2" report_options
 once=$tmp/once
 mkdir -p "$once/bin"
 cp "$fixtures/factorial-2x2.csv" "$once/runs.csv"

@@ -126,6 +126,17 @@ check "trace-report.md names the run shown and links the charts" \
 	sh -c "grep -q 'run 2: 2x2x1, rfc-after' '$tmp/fx/trace/trace-report.md' && grep -q '(loads-2.png)' '$tmp/fx/trace/trace-report.md'"
 "$top/run/trace-report" --seq 1 "$tmp/fx" >/dev/null 2>&1
 check "--seq 1 shows run 1" test -s "$tmp/fx/trace/timeline-1.png"
+rm -f "$tmp/fx/trace/timeline-1.png"
+"$top/run/trace-report" "$tmp/fx" --seq=1 >/dev/null 2>&1
+check "--seq=1 after the folder (run/lib/options.sh) shows run 1" test -s "$tmp/fx/trace/timeline-1.png"
+"$top/run/trace-report" --seq x "$tmp/fx" >/dev/null 2>"$tmp/e"
+check "--seq x: exit 2, 'run/trace-report: ...' and the --help pointer" sh -c "[ $? = 2 ] &&
+	[ \"\$(cat '$tmp/e')\" = \"\$(printf 'run/trace-report: --seq wants a run number, not '\\''x'\\''\\nrun/trace-report: see run/trace-report --help')\" ]"
+"$top/run/trace-report" --bogus "$tmp/fx" >/dev/null 2>"$tmp/e"
+check "an unknown option: exit 2, named" sh -c "[ $? = 2 ] && grep -qx 'run/trace-report: unknown option --bogus' '$tmp/e'"
+check "-h prints the usage, --version the project's version: exit 0" sh -c "
+	'$top/run/trace-report' -h | grep -q '^usage: run/trace-report \\[--seq N\\] RESULTS_DIR' &&
+	'$top/run/trace-report' --version | grep -q '^run/trace-report (pjt-sched) '"
 "$top/run/trace-report" --seq 9 "$tmp/fx" >/dev/null 2>"$tmp/e"
 check "--seq of a run without a trace: exit 2, named" sh -c "[ $? = 2 ] && grep -q 'seq 9' '$tmp/e'"
 "$top/run/trace-report" "$tmp/off" >/dev/null 2>"$tmp/e"
