@@ -111,10 +111,10 @@ cp -R "$top/run/fixtures-trace" "$tmp/fx"
 "$top/run/trace-report" "$tmp/fx" >"$tmp/tr.out" 2>&1
 check "trace-report exits 0 on the fixture" test $? = 0
 pl=$tmp/fx/trace/pulls-by-level.csv
-check "stock: 2 MC newidle pulls in its one run" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,0,MC,newidle,1,2,2,2,2,0' "$pl"
-check "stock: 1 DIE busy pull, domain named from domains.txt" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,1,DIE,busy,1,1,1,1,1,0' "$pl"
+check "stock: 2 MC newidle pulls in its one run (no duration_s: no rate)" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,0,MC,newidle,1,2,2,2,2,0,,,' "$pl"
+check "stock: 1 DIE busy pull, domain named from domains.txt" grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,1,DIE,busy,1,1,1,1,1,0,,,' "$pl"
 check "rfc-after: MC newidle median 0.5 over its runs (1 and 0: zeros count), 1 PJT-decided" \
-	grep -qx '2x2x1,rfc-after,duty_threads=8_duty=10_period=10ms,0,MC,newidle,2,0.5,0,1,1,1' "$pl"
+	grep -qx '2x2x1,rfc-after,duty_threads=8_duty=10_period=10ms,0,MC,newidle,2,0.5,0,1,1,1,,,' "$pl"
 ld=$tmp/fx/trace/loads-by-nr.csv
 check "loads at ticks with 2 tasks: weight 2048, PELT 190 (the RFC's point 1)" \
 	grep -qx '2x2x1,stock,duty_threads=8_duty=10_period=10ms,2,2,2048,190' "$ld"
@@ -126,6 +126,20 @@ check "trace-report.md names the run shown and links the charts" \
 	sh -c "grep -q 'run 2: 2x2x1, rfc-after' '$tmp/fx/trace/trace-report.md' && grep -q '(loads-2.png)' '$tmp/fx/trace/trace-report.md'"
 "$top/run/trace-report" --seq 1 "$tmp/fx" >/dev/null 2>&1
 check "--seq 1 shows run 1" test -s "$tmp/fx/trace/timeline-1.png"
+timed_pulls() { # the fixture with 2-s runs: pulls per second, in the report's colours
+	cp -R "$top/run/fixtures-trace" "$tmp/timed"
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "boot") b = i } NR > 1 { $7 = "2.000"; $b = 1 } { print }' \
+		"$top/run/fixtures-trace/runs.csv" >"$tmp/timed/runs.csv"
+	"$top/run/trace-report" "$tmp/timed" >/dev/null 2>&1 || { echo "exit $?"; return 1; }
+	grep -qx '2x2x1,rfc-after,duty_threads=8_duty=10_period=10ms,0,MC,newidle,2,0.5,0,1,1,1,0.25,0,0.5' "$tmp/timed/trace/pulls-by-level.csv" ||
+		{ echo "per second"; return 1; }
+	head -1 "$tmp/timed/trace/pulls-by-level.dat" | grep -q '	stock (n=1)	min	max	rfc-after (n=2)	min	max$' || { echo "a column per combination, n in the key"; return 1; }
+	"$top/build/pjt-stats" -q -o "$tmp/timed-stats" "$tmp/timed" &&
+		cmp -s "$tmp/timed-stats/plots-data/colours.txt" "$tmp/timed/trace/colours.txt" || { echo "not the report's colours"; return 1; }
+	grep -q '(2-s runs)' "$tmp/timed/trace/trace-report.md" && [ -s "$tmp/timed/trace/pulls-by-level.png" ]
+}
+check "pulls by level per second of each run (2-s runs), a bar per combination in the report's colour, n in the key" timed_pulls
+check "without duration_s the chart says it is per run" grep -q 'The chart draws them per run (runs.csv has no duration_s)' "$tmp/fx/trace/trace-report.md"
 rm -f "$tmp/fx/trace/timeline-1.png"
 "$top/run/trace-report" "$tmp/fx" --seq=1 >/dev/null 2>&1
 check "--seq=1 after the folder (run/lib/options.sh) shows run 1" test -s "$tmp/fx/trace/timeline-1.png"
