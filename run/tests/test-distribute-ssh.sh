@@ -23,11 +23,17 @@
 # TAP-ish output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-first() { for f; do [ -e "$f" ] && { echo "$f"; return 0; }; done; echo "$1"; }
-# The host tests' fixtures (run/fixtures* now, run/tests/fixtures* later).
-tap=$(first "$top/run/tests/fixtures/tap.sh" "$top/run/fixtures/tap.sh")
-fake_boot=$(first "$top/run/tests/fixtures/fake-boot" "$top/run/tests/fixtures-matrix/fake-boot" \
-	"$top/run/tests/fixtures/matrix/fake-boot" "$top/run/fixtures-matrix/fake-boot")
+# The host tests' fixtures: where they are (run/fixtures* today; being
+# moved to run/tests/fixtures/), else wherever under run/ they went.
+fixture() { # NAME PATH...: the first PATH that exists, else run/**/NAME
+	name=$1
+	shift
+	for f; do [ -e "$f" ] && { echo "$f"; return 0; }; done
+	find "$top/run" -name "$name" -type f | LC_ALL=C sort | head -n 1
+}
+tap=$(fixture tap.sh "$top/run/tests/fixtures/tap.sh" "$top/run/fixtures/tap.sh")
+fake_boot=$(fixture fake-boot "$top/run/tests/fixtures/fake-boot" "$top/run/tests/fixtures/matrix/fake-boot" \
+	"$top/run/fixtures-matrix/fake-boot")
 . "$tap"
 tap_begin test-distribute-ssh
 distribute=$top/run/distribute
