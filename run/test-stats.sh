@@ -757,7 +757,7 @@ printf 'compare rfc-after rfc-before\n' >"$glance/x.matrix"
 gd=$glance/plots-data/s1
 pulls_per_second() {
 	grep -q '^chart_title = "Load-balance pulls per second by idle type: duty' "$gd/s1-pulls.gp" || { echo "title"; return 1; }
-	grep -q '^chart_subtitle = "10-s runs; n=12 runs per combination; whiskers: the 96.14% interval of the median' "$gd/s1-pulls.gp" ||
+	grep -q '^chart_subtitle = "10-s runs; bars: medians of n=12 runs per combination\\nwhiskers: their 96.14% intervals"$' "$gd/s1-pulls.gp" ||
 		{ echo "subtitle: run length, n, level"; return 1; }
 	grep -qx 'pylabel\[1\] = "pulls per second"' "$gd/s1-pulls.gp" || { echo "ylabel"; return 1; }
 	# stock's median idle pulls per second: its median count over its 10-s runs

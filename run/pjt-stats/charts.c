@@ -495,28 +495,27 @@ static void n_note(struct n_range *r, int n)
 		r->max = n;
 }
 
-/* "n=12 runs per combination; whiskers: the 96.14% interval of the
- * median" (the order-statistic interval of n values is at a level fixed
- * by n), or the range when cells differ. */
-static char *n_text(const struct n_range *r, const char *unit, const char *per)
+/* "medians of n=12 runs per combination\nwhiskers: their 96.14%
+ * intervals" (the order-statistic interval of n values is at a level
+ * fixed by n); when cells differ, the most runs, and the axis names the
+ * combinations with fewer. */
+static char *n_text(const struct n_range *r, const char *unit, const char *per, const char *where)
 {
-	double lmin, lmax;
-	char *a, *b, *text;
+	double level;
+	char *l, *text;
 
 	if (!r->max)
 		return xasprintf("no %ss", unit);
-	median_interval_rank(r->max, &lmax);
-	median_interval_rank(r->min, &lmin);
-	a = format_level(lmax);
-	b = format_level(lmin);
-	if (r->min == r->max)
-		text = r->max < 2 ? xasprintf("n=%d %s%s %s; no interval", r->max, unit, r->max == 1 ? "" : "s", per)
-			: xasprintf("n=%d %ss %s; whiskers: the %s interval of the median", r->max, unit, per, a);
+	median_interval_rank(r->max, &level);
+	l = format_level(level);
+	if (r->max < 2)
+		text = xasprintf("medians of n=%d %s %s, no interval", r->max, unit, per);
+	else if (r->min == r->max)
+		text = xasprintf("medians of n=%d %ss %s\nwhiskers: their %s intervals", r->max, unit, per, l);
 	else
-		text = xasprintf("n=%d to %d %ss %s (fewer: named under the axis); whiskers: the median's interval, %s to %s", r->min,
-				 r->max, unit, per, *b ? b : "none", a);
-	free(a);
-	free(b);
+		text = xasprintf("medians of n=%d %ss %s (fewer where the %s says)\nwhiskers: their intervals (%s at n=%d)",
+				 r->max, unit, per, where, l, r->max);
+	free(l);
 	return text;
 }
 
@@ -659,10 +658,10 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 		free(runs);
 		free(tics);
 	}
-	counts = n_text(&nr, "run", "per combination");
-	subtitle = xasprintf("%s%s%s%s", *length ? length : "", *length ? "; " : "", counts,
-			     def->axis == AXIS_FITTED ? "\npoints: the medians, on an axis fitted to the data (it does not start at 0)"
-			     : " (bars: medians)");
+	counts = n_text(&nr, "run", "per combination", "axis");
+	subtitle = xasprintf("%s%s%s: %s%s", *length ? length : "", *length ? "; " : "",
+			     def->axis == AXIS_FITTED ? "points" : "bars", counts,
+			     def->axis == AXIS_FITTED ? "\nthe axis is fitted to the data: it does not start at 0" : "");
 	fputs("chart_subtitle = ", f);
 	gp_string(f, subtitle);
 	fputc('\n', f);
@@ -864,14 +863,20 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	struct n_range nr = { 0, 0 };
 
 	fprintf(d, "# migrations%s lo hi %s lo hi rgb combo\n", per_second ? " per second" : "", tput);
+	for (int g = 0; g < st->ngroups; g++) { /* the most runs: a point of fewer says its n */
+		int nx = cell_values(a, st, g, mm, per_second, x), ny = cell_values(a, st, g, tm, 0, y);
+
+		if (nx && ny)
+			n_note(&nr, nx < ny ? nx : ny);
+	}
 	for (int g = 0; g < st->ngroups; g++) {
 		int nx = cell_values(a, st, g, mm, per_second, x), ny = cell_values(a, st, g, tm, 0, y);
 		struct interval cx = median_interval(x, nx), cy = median_interval(y, ny);
 		double mx, my;
+		char *label;
 
 		if (!nx || !ny)
 			continue;
-		n_note(&nr, nx < ny ? nx : ny);
 		mx = median_sorted(x, nx);
 		my = median_sorted(y, ny);
 		dat_number(d, mx);
@@ -881,7 +886,10 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 		dat_number(d, isnan(cy.lo) ? my : cy.lo);
 		dat_number(d, isnan(cy.hi) ? my : cy.hi);
 		fprintf(d, " %d ", a->combos[st->groups[g].combo].colour);
-		gp_string(d, a->combos[st->groups[g].combo].name);
+		label = (nx < ny ? nx : ny) < nr.max ? xasprintf("%s (n=%d)", a->combos[st->groups[g].combo].name, nx < ny ? nx : ny)
+			: xstrdup(a->combos[st->groups[g].combo].name);
+		gp_string(d, label);
+		free(label);
 		fputc('\n', d);
 		/* the range: what is drawn, the runs only when they are */
 		xlo = fmin(xlo, nx < RUN_POINTS_BELOW ? x[0] : isnan(cx.lo) ? mx : cx.lo);
@@ -921,8 +929,8 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 		close_output(runs, runs_path);
 	linear_axis("x", xlo, xhi, 1, &x0, &x1, &xtics);
 	linear_axis("y", ylo, yhi, 1, &y0, &y1, &ytics);
-	counts = n_text(&nr, "run", "per combination");
-	sub = xasprintf("%s%s%s, both ways\nboth axes fitted to the data (neither starts at 0)", length, *length ? "; " : "", counts);
+	counts = n_text(&nr, "run", "per combination", "label");
+	sub = xasprintf("%s%s%s, both ways\nboth axes fitted to the data (neither starts at 0)", length, *length ? "; points: " : "points: ", counts);
 	fputs("chart_title = ", f);
 	gp_string(f, title);
 	fputs("\nchart_subtitle = ", f);
@@ -1058,8 +1066,8 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 		free(dat);
 		free(evaluated);
 	}
-	counts = n_text(&nr, "run", "per combination");
-	sub = xasprintf("%s (bars: medians; log axis, a missing bar is 0)", counts);
+	counts = n_text(&nr, "run", "per combination", "axis");
+	sub = xasprintf("bars: %s; log axis, a missing bar is 0", counts);
 	fputs("chart_subtitle = ", f);
 	gp_string(f, sub);
 	fputc('\n', f);
