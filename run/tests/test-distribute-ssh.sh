@@ -94,6 +94,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
+trap 'exit 141' PIPE # its output cut short (| head): stop all the same
 
 user=$(id -un)
 here=$tmp/here # this side's files; a host sees its own folder there
