@@ -2,9 +2,9 @@
 # of the cells with the bit minus mean log of the cells without it; exp of
 # the median over the units; 1 = no effect) with its order-statistic
 # interval, sorted, on a log axis fitted to the data with a line at 1, in
-# the colour of the combination that sets the bit; '*' beside an effect
-# whose marginal p is at most 0.05 (not adjusted). The units and the
-# level are in the title, once. One panel per metric.
+# the colour of the combination that sets the bit; beside each, its
+# marginal p (not adjusted: effects are never starred). The units and
+# the level are in the title, once. One panel per metric.
 load plotsdir.'/common.gp'
 load spec
 

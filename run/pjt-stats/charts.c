@@ -797,9 +797,10 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 			}
 			if ((int)strlen(label) > label_chars)
 				label_chars = strlen(label);
-			/* the level is in the title; a cell of fewer units says its own */
-			mark = c->n_units < most ? xasprintf("%d %ss%s", c->n_units, c->unit, c->sig ? " *" : "")
-				: xstrdup(c->sig ? "*" : "");
+			/* its marginal p (effects are never starred); the level is in
+			 * the title, a cell of fewer units says its own */
+			mark = c->n_units < most ? xasprintf("p=%.2g (%d %s%s)", c->p, c->n_units, c->unit, c->n_units == 1 ? "" : "s")
+				: xasprintf("p=%.2g", c->p);
 			fprintf(d, "%d", e);
 			dat_number(d, c->value);
 			dat_number(d, isfinite(c->lo) ? c->lo : lo);
@@ -830,7 +831,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	}
 	{
 		char *u = units_text(most, unit, level);
-		char *sub = xasprintf("each bit's main effect (ratio, log axis, 1 = no effect), %s; marginal, not adjusted (* = p <= 0.05)", u);
+		char *sub = xasprintf("each bit's main effect (ratio, log axis, 1 = no effect), %s; its p marginal, not adjusted", u);
 
 		fputs("chart_subtitle = ", f);
 		gp_string(f, sub);
