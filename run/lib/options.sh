@@ -10,6 +10,9 @@
 # --name=V, -j V, -jV, options before, between or after operands, and
 # "--" ending options.  -h/--help print usage and exit 0, --version the
 # project's and the series' version (the VERSION file) and exit 0.
+# A tool whose operands end in a command with arguments of its own
+# (run/phase NAME CMD ARG...) sets options_end_at_operand=1 first: the
+# first operand then ends the options, as "--" does.
 # Errors (usage_error): "TOOL: message", then "TOOL: see TOOL --help",
 # exit 2.
 
@@ -51,7 +54,13 @@ parse_options() {
 		-?) _o_name=${_o_arg#-} ;;
 		-?*) # -jV: a one-letter option with its value attached
 			_o_name=${_o_arg#-}; _o_val=${_o_name#?}; _o_name=${_o_name%"$_o_val"}; _o_has=1 ;;
-		*) operands="$operands $(opt_quote "$_o_arg")"; continue ;;
+		*)
+			operands="$operands $(opt_quote "$_o_arg")"
+			if [ "${options_end_at_operand:-0}" = 1 ]; then
+				for _o_arg; do operands="$operands $(opt_quote "$_o_arg")"; done
+				return 0
+			fi
+			continue ;;
 		esac
 		case $_o_name in
 		?) _o_dash=- ;;
