@@ -1,9 +1,11 @@
 # Statistics, charts and report (run/stats, run/report, run/compare).
 # Included by the top-level Makefile; also usable alone:
 #   make -f run/stats.mk stats-tools | plots RESULTS=DIR
-TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..))
 BUILD ?= $(TOP)/build
 RESULTS ?= $(TOP)/results/latest
+include $(TOP)/run/lib/options.mk
 
 STATS_SOURCES := $(wildcard $(TOP)/run/pjt-stats/*.c)
 STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
@@ -12,9 +14,11 @@ STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
 
 stats-tools: $(BUILD)/pjt-stats
 
-$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(TOP)/initramfs/pjtload/splitmix64.h
+$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(TOP)/initramfs/pjtload/splitmix64.h \
+		$(OPTIONS_DEPS)
 	@mkdir -p $(BUILD)
-	gcc -O2 -Wall -Wextra -I$(TOP)/initramfs/pjtload -o $@ $(STATS_SOURCES) -lm
+	gcc -O2 -Wall -Wextra -I$(TOP)/initramfs/pjtload $(OPTIONS_CFLAGS) -o $@ $(STATS_SOURCES) \
+		$(OPTIONS_SOURCE) -lm
 
 # Re-makes summary.csv, effects.csv, the charts and the report of RESULTS.
 plots: stats-tools

@@ -523,8 +523,8 @@ help_names_columns() {
 	grep -q 'Exit: 0 ok, 1 system error, 2 usage or bad input' "$tmp/help"
 }
 check "pjt-stats --help names every column of summary.csv and effects.csv, and the exit codes" help_names_columns
-check "run/stats with no argument: usage on stderr, exit 2" \
-	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^usage: run/stats \[-o OUTDIR\] \[-q\] \[--declare COMBO,REF\]... DIR_OR_CSV' '$tmp/usage'"
+check "run/stats with no argument: exit 2, 'run/stats: no DIR_OR_CSV given ...' then 'see run/stats --help'" \
+	sh -c "'$top/run/stats' 2>'$tmp/usage'; [ \$? -eq 2 ] && grep -q '^run/stats: no DIR_OR_CSV given' '$tmp/usage' && sed -n 2p '$tmp/usage' | grep -qx 'run/stats: see run/stats --help'"
 check "run/report --help lists its outputs and exit codes" \
 	sh -c "'$top/run/report' --help | grep -q 'Exit: 0 ok, 1 a chart or the build failed, 2 usage or bad runs.csv'"
 report_options() { # run/lib/options.sh: -h, --version, options anywhere, --, one error format, exit 2

@@ -34,6 +34,7 @@
  * first threshold, or some gated interval still reaches beyond PCT on the
  * worse side (or has none). Fewer than --min-boots units a side: refused. */
 #include "pjt-stats.h"
+#include "options.h" /* run/lib: the C tools' command line */
 
 #include <errno.h>
 #include <math.h>
@@ -96,7 +97,10 @@ static const char compare_usage[] =
 "  direction of the primary metrics (--fail-above's \"worse\"):\n"
 "            %s\n"
 "\n"
-"Options go anywhere on the command line, GNU style (--json F or --json=F).\n"
+"  -h, --help        this text\n"
+"  --version         the project's and the series' version\n"
+"Options go anywhere on the command line, as --json F or --json=F; \"--\" ends\n"
+"them.\n"
 "\n"
 "Exit: 0 no regression beyond --fail-above (or no --fail-above), 1 a primary\n"
 "metric regressed beyond it, 5 inconclusive (--fail-above: the design cannot\n"
@@ -1164,80 +1168,56 @@ static double parse_percent(const char *s)
 	return v / 100;
 }
 
-static int usage_error(const char *fmt, const char *arg)
+static void compare_help(const struct opt_parser *p)
 {
-	fprintf(stderr, "run/compare: ");
-	fprintf(stderr, fmt, arg);
-	fputs("\n(run/compare --help for the options)\n", stderr);
-	return EXIT_BAD_INPUT;
+	char *list = primary_metric_list(",\n            ");
+
+	(void)p;
+	printf(compare_usage, list);
+	free(list);
 }
 
 int compare_main(int argc, char **argv)
 {
 	struct compare c = { 0 };
 	const char *csv = NULL, *json = NULL;
+	struct opt_parser opt;
+	char **folders;
 	int code = 0;
 
 	c.fail_above = NAN;
 	system_error_exit = EXIT_COMPARE_SYSTEM;
-	char **folders = xmalloc((argc + 1) * sizeof(char *));
-
 	c.min_boots = GATE_MIN_UNITS;
-	/* options anywhere, GNU style: --opt VALUE or --opt=VALUE; "--" ends them */
-	for (int i = 0, options = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL;
-		char *name = xstrdup(arg), *eq = strchr(name, '=');
+	opt_init(&opt, "run/compare", "csv= json= fail-above= min-boots= all-metrics strict",
+		 compare_help, argc, argv);
+	while (opt_next(&opt)) {
+		const char *val = opt.value;
 
-		if (options && !strcmp(arg, "--")) {
-			options = 0;
-			free(name);
-			continue;
-		}
-		if (!options || arg[0] != '-' || !arg[1]) {
-			folders[c.nfolders++] = argv[i];
-			free(name);
-			continue;
-		}
-		if (eq && !strncmp(name, "--", 2)) {
-			*eq = 0;
-			val = arg + (eq - name) + 1; /* in argv: name is freed below */
-		}
-		if (!strcmp(name, "--help")) {
-			char *list = primary_metric_list(",\n            ");
+		if (opt_is(&opt, "csv")) {
+			csv = val;
+		} else if (opt_is(&opt, "json")) {
+			json = val;
+		} else if (opt_is(&opt, "min-boots")) {
+			char *end;
+			long v = strtol(val, &end, 10);
 
-			printf(compare_usage, list);
-			free(list);
-			return 0;
-		} else if (!strcmp(name, "--csv") || !strcmp(name, "--json") ||
-			   !strcmp(name, "--fail-above") || !strcmp(name, "--min-boots")) {
-			if (!val && i + 1 >= argc)
-				return usage_error("%s needs a value", name);
-			if (!val)
-				val = argv[++i];
-			if (!strcmp(name, "--csv"))
-				csv = val;
-			else if (!strcmp(name, "--json"))
-				json = val;
-			else if (!strcmp(name, "--min-boots")) {
-				char *end;
-				long v = strtol(val, &end, 10);
-
-				if (*end || !*val || v < 1 || v > 1000)
-					return usage_error("--min-boots %s: want a whole number >= 1", val);
-				c.min_boots = (int)v;
-			} else if ((c.fail_above = parse_percent(val)) < 0)
-				return usage_error("--fail-above %s: want a percentage >= 0, e.g. 5%%", val);
-		} else if (!strcmp(name, "--all-metrics") && !val) {
+			if (*end || !*val || v < 1 || v > 1000)
+				opt_error(opt.tool, "--min-boots %s: want a whole number >= 1", val);
+			c.min_boots = (int)v;
+		} else if (opt_is(&opt, "fail-above")) {
+			if ((c.fail_above = parse_percent(val)) < 0)
+				opt_error(opt.tool, "--fail-above %s: want a percentage >= 0, e.g. 5%%", val);
+		} else if (opt_is(&opt, "all-metrics")) {
 			c.all_metrics = 1;
-		} else if (!strcmp(name, "--strict") && !val) {
+		} else if (opt_is(&opt, "strict")) {
 			c.strict = 1;
-		} else {
-			return usage_error("unknown option %s", arg);
 		}
-		free(name);
 	}
+	folders = opt.operands;
+	c.nfolders = opt.noperands;
 	if (c.nfolders < 2)
-		return usage_error("%s", "usage: run/compare [options] BASE A [B ...]: a baseline and at least one other folder");
+		opt_error(opt.tool, "want a baseline and at least one other folder, not %d (run/compare [options] BASE A [B ...])",
+			  c.nfolders);
 	c.f = xcalloc(c.nfolders, sizeof(struct folder));
 	for (int i = 0; i < c.nfolders; i++) {
 		c.f[i].label = i == 0 ? xstrdup("base") : i <= 26 ? xasprintf("%c", 'A' + i - 1) : xasprintf("F%d", i);

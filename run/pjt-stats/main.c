@@ -1,5 +1,6 @@
 /* pjt-stats: the statistics behind run/stats, run/report and run/compare. */
 #include "pjt-stats.h"
+#include "options.h" /* run/lib: the C tools' command line */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,7 +27,10 @@ static const char usage[] =
 "                                               same, blocks as units: what boots avoid); prints the\n"
 "                                               claimed level, the empirical coverage and the\n"
 "                                               rate of p <= 0.05 (the null is true)\n"
+"       run/stats -h | --help | --version      this text; the project's and the series' version\n"
 "\n"
+"Options may come before or after DIR_OR_CSV, as -o DIR, -oDIR, --declare C,R or\n"
+"--declare=C,R; \"--\" ends them.\n"
 "run/stats builds build/pjt-stats when needed and runs it with the same\n"
 "arguments. DIR_OR_CSV is a results folder holding runs.csv, or a runs.csv file; the\n"
 "outputs go beside it unless -o names another folder. -q drops the notes\n"
@@ -156,10 +160,8 @@ static int print_random(const char *seed_text, const char *count_text)
 
 	r.state = strtoull(seed_text, &end1, 0);
 	count = strtol(count_text, &end2, 10);
-	if (*end1 || *end2 || !*seed_text || count < 0) {
-		fputs(usage, stderr);
-		return EXIT_BAD_INPUT;
-	}
+	if (*end1 || *end2 || !*seed_text || count < 0)
+		opt_error("run/stats", "--random wants SEED COUNT, whole numbers, not '%s' '%s'", seed_text, count_text);
 	while (count--)
 		printf("%016" PRIx64 "\n", rng_next(&r));
 	return 0;
@@ -249,83 +251,68 @@ int coverage_simulation(int argc, char **argv)
 	return 0;
 }
 
+static void stats_help(const struct opt_parser *p)
+{
+	(void)p;
+	fputs(usage, stdout);
+}
+
+/* pjt-stats --MODE ARG...: the mode is MODE (true) with WANT arguments. */
+static int is_mode(int argc, char **argv, const char *mode, int want, const char *what)
+{
+	if (strcmp(argv[1], mode))
+		return 0;
+	if (argc - 2 != want)
+		opt_error("run/stats", "%s wants %s", mode, what);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *outdir = NULL;
-	int notes = 1, i = 1;
+	struct declared *extra = xmalloc(argc * sizeof(*extra));
+	int notes = 1, nextra = 0, report = 0;
+	struct opt_parser opt;
 
-	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		fputs(usage, stdout);
-		return 0;
-	}
+	/* modes first: the rest of the command line is theirs */
 	if (argc >= 2 && !strcmp(argv[1], "--plan-design"))
 		return plan_design_main(argc - 2, argv + 2);
-	if (argc == 3 && !strcmp(argv[1], "--embed"))
-		return embed_charts(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "--domains"))
-		return print_domains(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "--compare"))
 		return compare_main(argc - 2, argv + 2);
-	if (argc == 4 && !strcmp(argv[1], "--random"))
+	if (argc >= 2 && is_mode(argc, argv, "--embed", 1, "a results folder"))
+		return embed_charts(argv[2]);
+	if (argc >= 2 && is_mode(argc, argv, "--domains", 1, "a results folder"))
+		return print_domains(argv[2]);
+	if (argc >= 2 && is_mode(argc, argv, "--random", 2, "SEED COUNT"))
 		return print_random(argv[2], argv[3]);
-	if (argc >= 2 && !strcmp(argv[1], "--coverage")) {
-		int rc = coverage_simulation(argc, argv);
-
-		if (rc)
-			fputs(usage, stderr);
-		return rc;
+	if (argc >= 2 && is_mode(argc, argv, "--coverage", 4, "KIND N REPS SEED")) {
+		if (coverage_simulation(argc, argv))
+			opt_error("run/stats", "--coverage wants KIND N REPS SEED: KIND median, ratio, boots or pooled; N 2..1000; REPS >= 1");
+		return 0;
 	}
-	/* options anywhere, GNU style (--opt VALUE or --opt=VALUE) */
-	{
-		const char *input = NULL;
-		struct declared *extra = xmalloc(argc * sizeof(*extra));
-		int nextra = 0, report = 0;
+	/* the analysis: options anywhere, --opt V or --opt=V, -oDIR */
+	opt_init(&opt, "run/stats", "o= q declare= report", stats_help, argc - 1, argv + 1);
+	while (opt_next(&opt)) {
+		const char *val = opt.value;
+		char *comma;
 
-		for (; i < argc; i++) {
-			const char *arg = argv[i], *val = NULL;
-			char *eq;
-
-			if (!strcmp(arg, "-q")) {
-				notes = 0;
-				continue;
-			}
-			if (!strcmp(arg, "--report")) {
-				report = 1;
-				continue;
-			}
-			if (!strcmp(arg, "-o") || !strcmp(arg, "--declare") || !strncmp(arg, "--declare=", 10)) {
-				if ((eq = strchr(arg, '=')))
-					val = eq + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				if (!val) {
-					fputs(usage, stderr);
-					return EXIT_BAD_INPUT;
-				}
-				if (arg[1] == 'o') {
-					outdir = val;
-				} else {
-					char *comma = strchr(val, ',');
-
-					if (!comma || comma == val || !comma[1]) {
-						fprintf(stderr, "run/stats: --declare wants COMBO,REFERENCE, not '%s'\n", val);
-						return EXIT_BAD_INPUT;
-					}
-					extra[nextra].combo = xasprintf("%.*s", (int)(comma - val), val);
-					extra[nextra++].reference = xstrdup(comma + 1);
-				}
-				continue;
-			}
-			if (arg[0] == '-' || input) {
-				fputs(usage, stderr);
-				return EXIT_BAD_INPUT;
-			}
-			input = arg;
+		if (opt_is(&opt, "q")) {
+			notes = 0;
+		} else if (opt_is(&opt, "report")) {
+			report = 1;
+		} else if (opt_is(&opt, "o")) {
+			outdir = val;
+		} else if (opt_is(&opt, "declare")) {
+			comma = strchr(val, ',');
+			if (!comma || comma == val || !comma[1])
+				opt_error(opt.tool, "--declare wants COMBO,REFERENCE, not '%s'", val);
+			extra[nextra].combo = xasprintf("%.*s", (int)(comma - val), val);
+			extra[nextra++].reference = xstrdup(comma + 1);
 		}
-		if (!input) {
-			fputs(usage, stderr);
-			return EXIT_BAD_INPUT;
-		}
-		return summarise(input, outdir, notes, report, extra, nextra);
 	}
+	if (!opt.noperands)
+		opt_error(opt.tool, "no DIR_OR_CSV given (a results folder or a runs.csv)");
+	if (opt.noperands > 1)
+		opt_error(opt.tool, "one DIR_OR_CSV only, not %d", opt.noperands);
+	return summarise(opt.operands[0], outdir, notes, report, extra, nextra);
 }

@@ -24,6 +24,7 @@
  * optimum n2 = sqrt(c1 S2 / (c2 T1)) of the same cost function, searched
  * instead of rounded). At least 6 boots: fewer cannot give p <= 0.05. */
 #include "pjt-stats.h"
+#include "options.h" /* run/lib: the C tools' command line */
 
 #include <math.h>
 #include <stdlib.h>
@@ -180,60 +181,55 @@ double block_cost_s(const struct analysis *a, const char *topology)
  * metric needs for its half-width, and the pilot's matrix with reps and
  * boots set to what the most demanding one needs (and at least what its
  * declared family needs for Holm: 2/2^boots <= 0.05/F). */
+static void plan_design_help(const struct opt_parser *p)
+{
+	(void)p;
+	puts("usage: run/plan-design [--half-width METRIC=PCT]... [--out FILE] PILOT_DIR\n"
+	     "Estimates, from a pilot results folder, each primary metric's between-boot and\n"
+	     "within-boot variance of log values (Kalibera-Jones), the smallest change the\n"
+	     "pilot resolved, and the cheapest boots x runs per boot that give a paired ratio\n"
+	     "a 95% interval of the asked half-width (default 10%, throughput 3%); then writes\n"
+	     "the pilot's matrix with reps and boots set to the most demanding metric's (and\n"
+	     "enough boots for Holm over its declared family) to FILE, or stdout.\n"
+	     "Options: -h, --help (this text), --version; before or after PILOT_DIR, as\n"
+	     "--out F or --out=F; \"--\" ends them.\n"
+	     "Exit: 0 ok, 2 usage or bad input.");
+}
+
 int plan_design_main(int argc, char **argv)
 {
-	const char *dir = NULL, *out = NULL;
+	const char *dir, *out = NULL;
 	char *names[64];
 	double targets[64];
 	int ntargets = 0, boots = 0, reps = 1, min_boots = 6, unreachable = 0, seen_reps = 0, seen_boots = 0;
 	struct declared *declared;
 	struct analysis *a;
 	struct provenance *prov;
+	struct opt_parser opt;
 	char *csv, *text;
 	FILE *f, *table;
 
-	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL;
+	opt_init(&opt, "run/plan-design", "half-width= out=", plan_design_help, argc, argv);
+	while (opt_next(&opt)) {
+		const char *val = opt.value, *e = strchr(val, '=');
+		char *end;
 
-		if (!strcmp(arg, "--help")) {
-			puts("usage: run/plan-design [--half-width METRIC=PCT]... [--out FILE] PILOT_DIR\n"
-			     "Estimates, from a pilot results folder, each primary metric's between-boot and\n"
-			     "within-boot variance of log values (Kalibera-Jones), the smallest change the\n"
-			     "pilot resolved, and the cheapest boots x runs per boot that give a paired ratio\n"
-			     "a 95% interval of the asked half-width (default 10%, throughput 3%); then writes\n"
-			     "the pilot's matrix with reps and boots set to the most demanding metric's (and\n"
-			     "enough boots for Holm over its declared family) to FILE, or stdout.\n"
-			     "Exit: 0 ok, 2 usage or bad input.");
-			return 0;
-		}
-		if (!strncmp(arg, "--half-width", 12) || !strncmp(arg, "--out", 5)) {
-			const char *eq = strchr(arg, '=');
-
-			val = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-			if (!val)
-				die_input("run/plan-design: %s needs a value", arg);
-			if (arg[2] == 'o') {
-				out = val;
-			} else {
-				const char *e = strchr(val, '=');
-				char *end;
-
-				if (!e || ntargets == 64)
-					die_input("run/plan-design: --half-width wants METRIC=PCT, not '%s'", val);
-				names[ntargets] = xasprintf("%.*s", (int)(e - val), val);
-				targets[ntargets] = strtod(e + 1, &end) / 100;
-				if (end == e + 1 || (*end && strcmp(end, "%")) || targets[ntargets] <= 0)
-					die_input("run/plan-design: --half-width %s: want a percentage above 0", val);
-				ntargets++;
-			}
+		if (opt_is(&opt, "out")) {
+			out = val;
 			continue;
 		}
-		if (arg[0] == '-' || dir)
-			die_input("usage: run/plan-design [--half-width METRIC=PCT]... [--out FILE] PILOT_DIR");
-		dir = arg;
+		if (!e || ntargets == 64)
+			opt_error(opt.tool, "--half-width wants METRIC=PCT, not '%s'", val);
+		names[ntargets] = xasprintf("%.*s", (int)(e - val), val);
+		targets[ntargets] = strtod(e + 1, &end) / 100;
+		if (end == e + 1 || (*end && strcmp(end, "%")) || targets[ntargets] <= 0)
+			opt_error(opt.tool, "--half-width %s: want a percentage above 0", val);
+		ntargets++;
 	}
-	if (!dir)
-		die_input("usage: run/plan-design [--half-width METRIC=PCT]... [--out FILE] PILOT_DIR");
+	if (opt.noperands != 1)
+		opt_error(opt.tool, "want one PILOT_DIR, not %d (run/plan-design [--half-width METRIC=PCT]... [--out FILE] PILOT_DIR)",
+			  opt.noperands);
+	dir = opt.operands[0];
 	csv = xasprintf("%s/runs.csv", dir);
 	{
 		int nd = read_declared(dir, &declared);
