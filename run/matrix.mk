@@ -5,11 +5,14 @@
 # generator's own parser (initramfs/pjtload/opts.c, units.c), built here
 # for the host, and reads the bits, columns and tunables of run/contract
 # through the generated build/contract.h.
-TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))..))
 BUILD ?= $(TOP)/build
-MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initramfs/pjtload
+include $(TOP)/run/lib/options.mk
+MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initramfs/pjtload \
+	$(OPTIONS_CFLAGS)
 MATRIX_PLAN_SOURCES = $(TOP)/run/matrix-plan/matrix-plan.c \
-	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c
+	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c $(OPTIONS_SOURCE)
 MATRIX_CONTRACT = $(TOP)/run/contract/bits $(TOP)/run/contract/columns \
 	$(TOP)/run/contract/tunables $(TOP)/run/contract/gen-contract-h
 
@@ -19,7 +22,7 @@ $(BUILD)/contract.h: $(MATRIX_CONTRACT)
 
 $(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
 		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h \
-		$(TOP)/initramfs/pjtload/splitmix64.h
+		$(TOP)/initramfs/pjtload/splitmix64.h $(OPTIONS_DEPS)
 	@mkdir -p $(BUILD)
 	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $(MATRIX_PLAN_SOURCES)
 

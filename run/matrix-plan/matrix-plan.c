@@ -25,10 +25,12 @@
 #include <unistd.h>
 
 #include "contract.h" /* generated from run/contract by run/matrix.mk */
+#include "options.h"  /* the C tools' command line (run/lib) */
 #include "opts.h"     /* the workload generator's own option parser */
 #include "units.h"    /* its time parser (a tool's microsecond keys) */
 #include "splitmix64.h" /* the seeded generator pjtload and pjt-stats share */
 
+#define PROG "matrix-plan"
 #define MAX_COMBOS 256
 #define MAX_WORKLOADS 64
 #define MAX_TOPOLOGIES 16
@@ -1664,8 +1666,9 @@ static void print_plan(void)
 	free(order);
 }
 
-static void usage(FILE *out)
+static void usage(const struct opt_parser *p)
 {
+	(void)p;
 	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] [--counting on|off]\n"
 	      "                   [--shard K/N] FILE.matrix\n"
 	      "\n"
@@ -1690,51 +1693,38 @@ static void usage(FILE *out)
 	      "repetition blocks; seq numbers and order are the whole plan's.  Adds the\n"
 	      "records shard K N and plan_runs N (the whole plan's runs); runs and\n"
 	      "estimate_s are the shard's.\n"
-	      "Exit: 0 plan printed, 2 bad file or usage.\n", out);
+	      "-h, --help: this text; --version: the project's and the series' version.\n"
+	      "Options may come before or after FILE.matrix, as --opt V or --opt=V; \"--\"\n"
+	      "ends them.\n"
+	      "Exit: 0 plan printed, 2 bad file or usage.\n", stdout);
 }
 
 int main(int argc, char **argv)
 {
 	const char *smp_override = NULL, *reps_override = NULL, *duration_override = NULL;
 	const char *counting_override = NULL, *shard_arg = NULL;
-	const char *path = NULL;
+	const char *path;
 	int usage_errors = 0;
+	struct opt_parser opt;
 
-	for (int i = 1; i < argc; i++) {
-		const char **dst = NULL;
-
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--smp"))
-			dst = &smp_override;
-		else if (!strcmp(argv[i], "--reps"))
-			dst = &reps_override;
-		else if (!strcmp(argv[i], "--duration"))
-			dst = &duration_override;
-		else if (!strcmp(argv[i], "--counting"))
-			dst = &counting_override;
-		else if (!strcmp(argv[i], "--shard"))
-			dst = &shard_arg;
-		if (dst) {
-			if (++i == argc) {
-				fprintf(stderr, "matrix-plan: %s needs a value\n", argv[i - 1]);
-				return 2;
-			}
-			*dst = argv[i];
-		} else if (argv[i][0] == '-' || path) {
-			fprintf(stderr, "matrix-plan: unexpected argument '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		} else {
-			path = argv[i];
-		}
+	opt_init(&opt, PROG, "smp= reps= duration= counting= shard=", usage, argc - 1, argv + 1);
+	while (opt_next(&opt)) {
+		if (opt_is(&opt, "smp"))
+			smp_override = opt.value;
+		else if (opt_is(&opt, "reps"))
+			reps_override = opt.value;
+		else if (opt_is(&opt, "duration"))
+			duration_override = opt.value;
+		else if (opt_is(&opt, "counting"))
+			counting_override = opt.value;
+		else if (opt_is(&opt, "shard"))
+			shard_arg = opt.value;
 	}
-	if (!path) {
-		usage(stderr);
-		return 2;
-	}
+	if (opt.noperands == 0)
+		opt_error(PROG, "no matrix file given");
+	if (opt.noperands > 1)
+		opt_error(PROG, "one matrix file only, not %d", opt.noperands);
+	path = opt.operands[0];
 
 	m.duration_ms = 10000;
 	m.settle_ms = 1000;
@@ -1754,7 +1744,7 @@ int main(int argc, char **argv)
 			char why[TEXT_MAX + 64];
 
 			if (parse_smp(smp_override, &t, why, sizeof(why))) {
-				fprintf(stderr, "matrix-plan: --smp: %s\n", why);
+				fprintf(stderr, PROG ": --smp: %s\n", why);
 				usage_errors++;
 			} else {
 				m.topologies[0] = t;
@@ -1780,7 +1770,7 @@ int main(int argc, char **argv)
 			do_duration(0, 2, one);
 		}
 		for (int i = file_errors; i < nr_errors; i++) {
-			fprintf(stderr, "matrix-plan: --%s\n", errors[i].text);
+			fprintf(stderr, PROG ": --%s\n", errors[i].text);
 			usage_errors++;
 		}
 		nr_errors = file_errors;
@@ -1793,15 +1783,17 @@ int main(int argc, char **argv)
 		error_at(m.boots_line, "boots %ld > reps %ld: a boot holds whole repetition blocks "
 			 "(each block runs every cell once)", m.boots, m.reps);
 	if (shard_arg && parse_shard(shard_arg)) {
-		fprintf(stderr, "matrix-plan: --shard '%s': want K/N, whole numbers with 1 <= K <= N\n",
+		fprintf(stderr, PROG ": --shard '%s': want K/N, whole numbers with 1 <= K <= N\n",
 			shard_arg);
 		usage_errors++;
 	} else if (shard_n > m.boots) {
-		fprintf(stderr, "matrix-plan: --shard %s: a shard is whole boots and the plan has %ld "
+		fprintf(stderr, PROG ": --shard %s: a shard is whole boots and the plan has %ld "
 			"per topology, so N is at most %ld (more shards: raise boots in %s, up to reps)\n",
 			shard_arg, m.boots, m.boots, path);
 		usage_errors++;
 	}
+	if (usage_errors) /* after the options' errors, each "matrix-plan: --OPTION..." */
+		fprintf(stderr, PROG ": see " PROG " --help\n");
 	check_workloads();
 
 	qsort(errors, (size_t)nr_errors, sizeof(errors[0]), error_cmp);
