@@ -1,13 +1,15 @@
 # run/pelt-check.mk: build/pelt-check, the traces' loads against a PELT
 # simulation.  Included by the Makefile (run/*.mk); also usable
 # alone: make -f run/pelt-check.mk TOP=. BUILD=build pelt-check
-TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))..))
 BUILD ?= $(TOP)/build
+include $(TOP)/run/lib/options.mk
 PELT_CHECK_SOURCES = $(wildcard $(TOP)/run/pelt-check/*.c)
 
-$(BUILD)/pelt-check: $(PELT_CHECK_SOURCES)
+$(BUILD)/pelt-check: $(PELT_CHECK_SOURCES) $(OPTIONS_DEPS)
 	@mkdir -p $(BUILD)
-	$(CC) -O2 -Wall -Wextra -o $@ $(PELT_CHECK_SOURCES) -lm
+	$(CC) -O2 -Wall -Wextra $(OPTIONS_CFLAGS) -o $@ $(PELT_CHECK_SOURCES) $(OPTIONS_SOURCE) -lm
 
 .PHONY: pelt-check
 pelt-check: $(BUILD)/pelt-check

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
+
 static const char usage_text[] =
 "usage: pelt-check [options] LOADS.csv TASKS.csv\n"
 "\n"
@@ -84,6 +86,9 @@ static const char usage_text[] =
 "                   end_s (times from the first record)\n"
 "  --min-share X    share of ticks that must be within (default 0.95)\n"
 "  -h, --help       this text\n"
+"  --version        the project's and the series' version\n"
+"Options may come before or after the files, as --opt V or --opt=V; \"--\"\n"
+"ends them.\n"
 "\n"
 "Output: one line per signal:\n"
 "  LABEL SIGNAL ticks=N within=N share=X mean_err=X max_err=X at=T cpu=C\n"
@@ -802,9 +807,15 @@ static void set_judged(const char *list)
 		for (i = 0; i < NSIG && strcmp(tok, sig_name[i]); i++)
 			;
 		if (i == NSIG)
-			die(2, "--signals: unknown signal '%s' (nr_running, weight, load_avg, pelt)", tok);
+			opt_error(prog, "--signals: unknown signal '%s' (nr_running, weight, load_avg, pelt)", tok);
 		judged[i] = 1;
 	}
+}
+
+static void usage(const struct opt_parser *p)
+{
+	(void)p;
+	fputs(usage_text, stdout);
 }
 
 int main(int argc, char **argv)
@@ -815,45 +826,38 @@ int main(int argc, char **argv)
 	FILE *sf = NULL, *af = NULL;
 	int64_t t0, act_start = -1;
 	long act_pid = -1, act_prio = 0;
+	struct opt_parser opt;
 	int i, rc = 0;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *o = argv[i];
+	opt_init(&opt, prog, "label= signals= series= activations= cpu= min-share=", usage,
+		 argc - 1, argv + 1);
+	while (opt_next(&opt)) {
+		const char *v = opt.value;
 
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (!strcmp(o, "--"))  {
-			i++;
-			break;
-		}
-		if (i + 1 >= argc)
-			die(2, "%s needs a value (see --help)", o);
-		if (!strcmp(o, "--label"))
-			label = argv[++i];
-		else if (!strcmp(o, "--signals"))
-			set_judged(argv[++i]);
-		else if (!strcmp(o, "--series"))
-			series = argv[++i];
-		else if (!strcmp(o, "--activations"))
-			acts = argv[++i];
-		else if (!strcmp(o, "--cpu")) {
-			if (parse_long(argv[++i], &want_cpu) || want_cpu < 0 || want_cpu >= MAX_CPUS)
-				die(2, "--cpu wants a CPU number, not '%s'", argv[i]);
-		} else if (!strcmp(o, "--min-share")) {
+		if (opt_is(&opt, "label"))
+			label = v;
+		else if (opt_is(&opt, "signals"))
+			set_judged(v);
+		else if (opt_is(&opt, "series"))
+			series = v;
+		else if (opt_is(&opt, "activations"))
+			acts = v;
+		else if (opt_is(&opt, "cpu")) {
+			if (parse_long(v, &want_cpu) || want_cpu < 0 || want_cpu >= MAX_CPUS)
+				opt_error(prog, "--cpu wants a CPU number, not '%s'", v);
+		} else if (opt_is(&opt, "min-share")) {
 			char *end;
 
-			min_share = strtod(argv[++i], &end);
-			if (*end || min_share < 0 || min_share > 1)
-				die(2, "--min-share wants a number in 0..1, not '%s'", argv[i]);
-		} else
-			die(2, "unknown option %s (see --help)", o);
+			min_share = strtod(v, &end);
+			if (end == v || *end || min_share < 0 || min_share > 1)
+				opt_error(prog, "--min-share wants a number in 0..1, not '%s'", v);
+		}
 	}
-	if (argc - i != 2) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
+	if (opt.noperands != 2)
+		opt_error(prog, "want LOADS.csv and TASKS.csv, not %d file%s (pelt-check [options] LOADS.csv TASKS.csv)",
+			  opt.noperands, opt.noperands == 1 ? "" : "s");
+	argv = opt.operands;
+	i = 0;
 	slot = calloc(nslots, sizeof(*slot));
 	if (!slot)
 		die(2, "out of memory");
