@@ -240,7 +240,7 @@ for mode in duty calibrate pingpong fork; do
 	"$pjtload" $mode --help >"$tmp/out" 2>&1 && grep -q "usage: pjtload $mode" "$tmp/out" &&
 		pass "$mode --help exits 0 with its usage" || fail "$mode --help exits 0 with its usage"
 done
-refused "no arguments: usage, exit 2" "usage:" "$pjtload"
+refused "no arguments: no mode given, exit 2 (then: see pjtload --help)" "no mode given" "$pjtload"
 refused "the binary refuses duty=0" "duty=0" "$pjtload" duty duty=0
 refused "the binary refuses threads beyond threads-max/pid_max" "threads: " "$pjtload" duty threads=4000000000
 refused "the binary refuses a CPU it may not use" "cpus: CPU 1023 not available" "$pjtload" duty cpus=1023

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "modes.h"
+#include "options.h" /* run/lib: the command line convention of the C tools */
 #include "opts.h"
 
 static const char usage_text[] =
@@ -19,6 +20,8 @@ static const char usage_text[] =
 	"\n"
 	"Times take ns us ms s (decimals allowed: 1.5s), sizes k m g.\n"
 	"Prints one line of key=value on stdout; an empty value is not measured.\n"
+"-h and --help may come anywhere (after MODE: MODE's help); \"--\" ends the\n"
+"options.\n"
 	"Exit status: 0 done, 1 runtime failure, 2 bad options.\n";
 
 static const char *const mode_help[] = {
@@ -83,35 +86,37 @@ static const char *const mode_help[] = {
 	"(CPU:children,...) migrations, and the other keys left empty\n",
 };
 
+/* -h, --help: MODE's help after a mode, else the usage. */
+static void help(const struct opt_parser *p)
+{
+	enum pjt_mode mode;
+
+	if (p->noperands)
+		for (mode = MODE_DUTY; mode <= MODE_FORK; mode++)
+			if (!strcmp(p->operands[0], mode_name(mode))) {
+				fputs(mode_help[mode], stdout);
+				return;
+			}
+	fputs(usage_text, stdout);
+}
+
 int main(int argc, char **argv)
 {
 	struct pjt_environment env;
 	struct pjt_options opts;
+	struct opt_parser cmd;
 	char err[512];
-	enum pjt_mode mode;
 
-	if (argc < 2) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
-		return 0;
-	}
-	if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
-		for (mode = MODE_DUTY; mode <= MODE_FORK; mode++)
-			if (!strcmp(argv[1], mode_name(mode))) {
-				fputs(mode_help[mode], stdout);
-				return 0;
-			}
+	/* no options of its own: MODE and key=value are operands */
+	opt_init(&cmd, "pjtload", "", help, argc - 1, argv + 1);
+	while (opt_next(&cmd))
+		;
 	if (options_environment(&env)) {
 		perror("pjtload: reading the affinity and task limits");
 		return 1;
 	}
-	if (parse_options(argc - 1, argv + 1, &env, &opts, err, sizeof(err))) {
-		fprintf(stderr, "pjtload: %s\n", err);
-		return 2;
-	}
+	if (parse_options(cmd.noperands, cmd.operands, &env, &opts, err, sizeof(err)))
+		opt_error(cmd.tool, "%s", err);
 	/* Threads and children inherit the affinity. */
 	if (opts.have_cpus && sched_setaffinity(0, sizeof(opts.cpus), &opts.cpus)) {
 		perror("pjtload: sched_setaffinity");

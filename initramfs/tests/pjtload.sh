@@ -151,7 +151,7 @@ for bad in "duty duty=0" "duty duty=101" "duty period=0ms" "duty threads=4000000
 	"$pjtload" $bad >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	if [ $status -eq 2 ] && grep -q "$name" "$tmp/err" && [ ! -s "$tmp/out" ]; then
-		pass "'pjtload $bad' refused: $(cat "$tmp/err")"
+		pass "'pjtload $bad' refused: $(head -n 1 "$tmp/err")"
 	else
 		fail "'pjtload $bad' refused with exit 2 naming $name"
 		echo "#   exit $status: $(cat "$tmp/err")"
