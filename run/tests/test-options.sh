@@ -1,0 +1,275 @@
+#!/bin/sh
+# run/tests/test-options.sh: one option convention for every tool (README,
+# "Options").  For each tool: -h and --help print the usage (exit 0),
+# --version prints "TOOL (pjt-sched) X" and "series vN" from VERSION, an
+# unknown option is "TOOL: unknown option ..." then "TOOL: see TOOL --help"
+# on stderr (exit 2); and per tool a real behaviour through --opt=value
+# and through options after the operands ("--" too, where it matters).
+# Then run/lib/options.sh itself: operands with spaces and quotes, "--",
+# -jV, a missing value, a flag given a value, options_end_at_operand.
+# Host only, no QEMU; TAP-ish output ("ok N - ...").
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# The host tests' fixtures, wherever under run/ they are today.
+fixture() { find "$top/run" -name "$1" -path "*$2*" | sort | head -n 1; }
+. "$(fixture tap.sh fixtures)" # tap_begin, check, tap_end
+tap_begin test-options
+gen_runs=$(fixture gen-runs.awk fixtures)
+pelt_loads=$(fixture 6.1-runnable-avg-loads.csv pelt)
+pelt_tasks=$(fixture 6.1-runnable-avg-tasks.csv pelt)
+
+version=$(sed -n 's/^pjt-sched: //p' "$top/VERSION")
+series=$(sed -n 's/^series: //p' "$top/VERSION")
+
+# help_ok PATTERN CMD...: exit 0, PATTERN in stdout
+help_ok() {
+	pattern=$1
+	shift
+	"$@" >"$tmp/h.out" 2>"$tmp/h.err" || { echo "exit $?"; cat "$tmp/h.err"; return 1; }
+	grep -q -- "$pattern" "$tmp/h.out" || { echo "no '$pattern' in:"; head -n 5 "$tmp/h.out"; return 1; }
+}
+# same_help CMD...: CMD -h and CMD --help print the same text
+same_help() {
+	"$@" -h >"$tmp/h1" 2>/dev/null && "$@" --help >"$tmp/h2" 2>/dev/null && cmp "$tmp/h1" "$tmp/h2"
+}
+# version_ok NAME CMD...: the two lines of --version, exit 0
+version_ok() {
+	name=$1
+	shift
+	"$@" --version >"$tmp/v.out" 2>"$tmp/v.err" || { echo "exit $?"; cat "$tmp/v.err"; return 1; }
+	printf '%s (pjt-sched) %s\nseries %s\n' "$name" "$version" "$series" >"$tmp/v.want"
+	cmp -s "$tmp/v.want" "$tmp/v.out" || { echo "got:"; cat "$tmp/v.out"; return 1; }
+}
+# refused NAME MESSAGE CMD...: exit 2, stdout empty, stderr exactly
+# "NAME: MESSAGE" and "NAME: see NAME --help"
+refused() {
+	name=$1 msg=$2
+	shift 2
+	"$@" >"$tmp/r.out" 2>"$tmp/r.err"
+	rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, stderr:"; cat "$tmp/r.err"; return 1; }
+	[ ! -s "$tmp/r.out" ] || { echo "stdout:"; head -n 5 "$tmp/r.out"; return 1; }
+	printf '%s: %s\n%s: see %s --help\n' "$name" "$msg" "$name" "$name" >"$tmp/r.want"
+	cmp -s "$tmp/r.want" "$tmp/r.err" || { echo "stderr:"; cat "$tmp/r.err"; echo "wanted:"; cat "$tmp/r.want"; return 1; }
+}
+# conventions NAME USAGE_PATTERN CMD...: what every tool does alike
+conventions() {
+	name=$1 pattern=$2
+	shift 2
+	check "$name -h: exit 0, the usage on stdout" help_ok "$pattern" "$@" -h
+	check "$name --help: the same text as -h" same_help "$@"
+	check "$name --version: '$name (pjt-sched) $version', 'series $series'" version_ok "$name" "$@"
+	check "$name --bogus-option: exit 2, '$name: unknown option --bogus-option', '$name: see $name --help'" \
+		refused "$name" "unknown option --bogus-option" "$@" --bogus-option
+}
+
+# the C tools, built first (their builds say nothing on a second run)
+make -s -C "$top" -f run/stats.mk TOP="$top" BUILD="$top/build" stats-tools >"$tmp/make.log" 2>&1 &&
+make -s -C "$top" -f run/matrix.mk TOP="$top" BUILD="$top/build" matrix-tools >>"$tmp/make.log" 2>&1 &&
+make -s -C "$top" -f run/pelt-check.mk TOP="$top" BUILD="$top/build" pelt-check >>"$tmp/make.log" 2>&1 &&
+make -s -C "$top" -f initramfs/pjtload.mk TOP="$top" BUILD="$top/build" pjtload >>"$tmp/make.log" 2>&1
+check "the C tools build (pjt-stats, matrix-plan, pelt-check, pjtload)" sh -c "cat '$tmp/make.log'; [ -x '$top/build/pjt-stats' ] && [ -x '$top/build/matrix-plan' ] && [ -x '$top/build/pelt-check' ] && [ -x '$top/build/pjtload' ]"
+
+echo "# ---- run/matrix"
+matrix=$top/run/matrix
+conventions run/matrix 'usage: run/matrix \[options\] FILE.matrix' "$matrix"
+printf 'name opt\nsmp 2\nduration 1s\nsettle 0\nreps 2\ncombo stock\nworkload duty threads=1\n' >"$tmp/o.matrix"
+check "run/matrix --dry-run --reps=3 --smp=3 FILE: the plan has 3 reps on 3 vCPUs" \
+	sh -c "'$matrix' --dry-run --reps=3 --smp=3 '$tmp/o.matrix' >'$tmp/dry' && grep -q ', reps 3,' '$tmp/dry' && grep -q '^topology 1x3x1 ' '$tmp/dry'"
+check "run/matrix FILE --dry-run --reps 4 (options after the file): 4 reps" \
+	sh -c "'$matrix' '$tmp/o.matrix' --dry-run --reps 4 | grep -q ', reps 4,'"
+check "run/matrix: two matrix files are refused, both named" \
+	refused run/matrix "one matrix file only ($tmp/o.matrix, $tmp/o.matrix)" "$matrix" --dry-run "$tmp/o.matrix" "$tmp/o.matrix"
+
+echo "# ---- build/matrix-plan"
+plan=$top/build/matrix-plan
+conventions matrix-plan 'usage: matrix-plan' "$plan"
+check "matrix-plan --reps=3 FILE: reps 3" sh -c "'$plan' --reps=3 '$tmp/o.matrix' | grep -qx 'reps	3'"
+check "matrix-plan FILE --reps 5 --counting=on (options after the file): reps 5, counting 1" \
+	sh -c "'$plan' '$tmp/o.matrix' --reps 5 --counting=on >'$tmp/p' && grep -qx 'reps	5' '$tmp/p' && grep -qx 'counting	1' '$tmp/p'"
+check "matrix-plan --reps (no value): '--reps needs a value'" refused matrix-plan "--reps needs a value" "$plan" "$tmp/o.matrix" --reps
+check "matrix-plan with two files: refused" refused matrix-plan "one matrix file only, not 2" "$plan" "$tmp/o.matrix" "$tmp/o.matrix"
+
+echo "# ---- run/stats (build/pjt-stats)"
+stats=$top/run/stats
+conventions run/stats 'usage: run/stats \[-o OUTDIR\]' "$stats"
+check "build/pjt-stats itself: the same conventions (-h)" help_ok 'usage: run/stats' "$top/build/pjt-stats" -h
+mkdir -p "$tmp/st"
+awk -v seed=3 -v reps=2 -f "$gen_runs" >"$tmp/st/runs.csv"
+check "run/stats DIR -q -o OUT --declare=rfc-after,stock (options after the folder): OUT/comparisons.csv has the declared comparison, confirmatory" \
+	sh -c "'$stats' '$tmp/st' -q -o '$tmp/st-decl' --declare=rfc-after,stock &&
+	       awk -F, '\$3 == \"rfc-after\" && \$4 == \"stock\" && \$7 == \"confirmatory\" { n++ } END { exit !n }' '$tmp/st-decl/comparisons.csv'"
+check "run/stats -q -oOUT DIR (the value attached), no --declare: every comparison exploratory" \
+	sh -c "'$stats' -q -o'$tmp/st-none' '$tmp/st' && [ -s '$tmp/st-none/summary.csv' ] && ! grep -q confirmatory '$tmp/st-none/comparisons.csv'"
+check "run/stats --declare=x: refused, naming the value" refused run/stats "--declare wants COMBO,REFERENCE, not 'x'" "$stats" --declare=x "$tmp/st"
+check "run/stats -q=1: a flag given a value" refused run/stats "-q takes no value" "$stats" -q=1 "$tmp/st"
+check "run/stats DIR -o: a missing value" refused run/stats "-o needs a value" "$stats" "$tmp/st" -o
+check "run/stats with no folder: refused" refused run/stats "no DIR_OR_CSV given (a results folder or a runs.csv)" "$stats"
+
+echo "# ---- run/compare"
+compare=$top/run/compare
+conventions run/compare 'usage: run/compare \[options\] BASE A' "$compare"
+for s in 1 2; do
+	mkdir -p "$tmp/cmp$s"
+	awk -v seed=$s -v reps=1 -v boots=6 -v extra=1 -f "$gen_runs" >"$tmp/cmp$s/runs.csv"
+done
+check "run/compare BASE --csv=FILE A (the option between the folders): FILE holds A's cells" \
+	sh -c "'$compare' '$tmp/cmp1' --csv='$tmp/cmp.csv' '$tmp/cmp2' >/dev/null && grep -q '^cell,.*,A,$tmp/cmp2,' '$tmp/cmp.csv'"
+check "run/compare BASE A --fail-above=five: refused, naming the value" \
+	refused run/compare "--fail-above five: want a percentage >= 0, e.g. 5%" "$compare" "$tmp/cmp1" "$tmp/cmp2" --fail-above=five
+check "run/compare -- BASE: one folder is refused (after --)" \
+	refused run/compare "want a baseline and at least one other folder, not 1 (run/compare [options] BASE A [B ...])" "$compare" -- "$tmp/cmp1"
+
+echo "# ---- run/plan-design"
+design=$top/run/plan-design
+conventions run/plan-design 'usage: run/plan-design' "$design"
+mkdir -p "$tmp/pilot"
+awk -v seed=3 -v reps=2 -v boots=3 -v extra=1 -f "$gen_runs" >"$tmp/pilot/runs.csv"
+printf 'name pilot\nsmp 4\nduration 2s\nsettle 1s\nreps 2\nboots 2\ncombo stock\ncompare rfc-after stock\nworkload duty threads=8\n' >"$tmp/pilot/pilot.matrix"
+check "run/plan-design PILOT --out=FILE (after the folder): FILE is the matrix with boots and reps set" \
+	sh -c "'$design' '$tmp/pilot' --out='$tmp/designed.matrix' >/dev/null 2>&1 &&
+	       grep -Eq '^boots +[0-9]+\$' '$tmp/designed.matrix' && grep -Eq '^reps +[0-9]+\$' '$tmp/designed.matrix' && grep -q '^name' '$tmp/designed.matrix'"
+check "run/plan-design --half-width=records_per_s: refused, naming the value" \
+	refused run/plan-design "--half-width wants METRIC=PCT, not 'records_per_s'" "$design" --half-width=records_per_s "$tmp/pilot"
+
+echo "# ---- run/merge"
+merge=$top/run/merge
+conventions run/merge 'usage: run/merge \[--no-report\] OUT DIR' "$merge"
+check "run/merge OUT DIR --no-report: the option after the folders is an option (the folder is what is refused)" \
+	refused run/merge "$tmp/nofolder: not a folder" "$merge" "$tmp/merged" "$tmp/nofolder" --no-report
+check "run/merge -- OUT --no-report: after --, '--no-report' is a folder" \
+	refused run/merge "--no-report: not a folder" "$merge" -- "$tmp/merged" --no-report
+check "run/merge --no-report=1: a flag given a value" refused run/merge "--no-report takes no value" "$merge" --no-report=1 "$tmp/merged" "$tmp/st"
+check "... and nothing was created" test ! -e "$tmp/merged"
+
+echo "# ---- run/boot"
+boot=$top/run/boot
+conventions run/boot 'usage: run/boot \[options\]' "$boot"
+: >"$tmp/bzImage"
+: >"$tmp/image"
+check "run/boot --kernel=K --initrd I --smp=3 --mem=256 --print-cmdline: QEMU gets -smp 3 and -m 256" \
+	sh -c "'$boot' --kernel='$tmp/bzImage' --initrd '$tmp/image' --smp=3 --mem=256 --print-cmdline >'$tmp/qemu' &&
+	       grep -q -- '-smp 3,' '$tmp/qemu' && grep -q -- ' -m 256 ' '$tmp/qemu' && grep -q -- '-kernel $tmp/bzImage ' '$tmp/qemu'"
+check "run/boot with an operand: refused" refused run/boot "unexpected argument 'extra': run/boot takes options only" "$boot" --print-cmdline extra
+
+echo "# ---- run/kernel"
+kernel=$top/run/kernel
+conventions run/kernel 'run/kernel unpack' "$kernel"
+check "run/kernel variant nosuch --help: -h after the command prints the usage (nothing built)" help_ok 'run/kernel variant V' "$kernel" variant nosuch --help
+check "run/kernel nosuch: an unknown command" refused run/kernel "unknown command 'nosuch' (unpack, patched, stock, bisect, variant V)" "$kernel" nosuch
+check "run/kernel variant: the name missing" refused run/kernel "variant wants one name (run/kernel variant V), not 0" "$kernel" variant
+
+echo "# ---- run/check"
+runcheck=$top/run/check
+conventions run/check 'usage: run/check' "$runcheck"
+check "run/check --only=guest --list: the suites (--list after a valued option)" sh -c "[ \"\$('$runcheck' --only=guest --list)\" = 'series host guest' ]"
+check "run/check --only=nosuch: refused, naming it (it ran nothing and passed before)" \
+	refused run/check "--only nosuch: want series, host or guest" "$runcheck" --only=nosuch
+
+echo "# ---- run/bench-overhead, run/bench-stats"
+conventions run/bench-overhead 'usage: run/bench-overhead' "$top/run/bench-overhead"
+check "run/bench-overhead --out=EXISTING: refused before anything boots, naming the folder" \
+	refused run/bench-overhead "$tmp exists; not overwriting" "$top/run/bench-overhead" --out="$tmp"
+check "run/bench-overhead --rounds=x: refused" refused run/bench-overhead "--rounds wants a positive number, not 'x'" "$top/run/bench-overhead" --rounds=x
+conventions run/bench-stats 'run/bench-stats \[--rows N\]' "$top/run/bench-stats"
+check "run/bench-stats --rows=64 --keep=DIR: 64 rows timed, DIR kept" \
+	sh -c "'$top/run/bench-stats' --rows=64 --keep='$tmp/bench' >'$tmp/bench.out' && grep -q '^rows: 64 (2 reps' '$tmp/bench.out' && [ -s '$tmp/bench/runs.csv' ]"
+
+echo "# ---- run/pin-vcpus"
+pin=$top/run/pin-vcpus
+conventions run/pin-vcpus 'run/pin-vcpus \[--wait SEC\]' "$pin"
+check "run/pin-vcpus PID CPU --wait=0 (after the operands): no vCPU thread, gives up at once (exit 1, after 0s)" \
+	sh -c "'$pin' $$ 0 --wait=0 2>'$tmp/pin.err'; [ \$? = 1 ] && grep -q 'in process $$ after 0s' '$tmp/pin.err'"
+check "run/pin-vcpus PID x: a CPU that is not a number" refused run/pin-vcpus "'x' is not a CPU number" "$pin" $$ x
+
+echo "# ---- run/phase (options before NAME: NAME ends them)"
+phase=$top/run/phase
+conventions run/phase 'run/phase NAME CMD' "$phase"
+check "run/phase NAME CMD --help --version: CMD's options are CMD's" \
+	sh -c "PJT_PHASE_LOG='$tmp/phases' '$phase' p1 sh -c 'printf \"%s\\n\" \"\$@\" >\"\$0\"' '$tmp/args' --help --version 2>/dev/null &&
+	       [ \"\$(cat '$tmp/args')\" = \"\$(printf '%s\\n' --help --version)\" ] && grep -q '^p1 ' '$tmp/phases'"
+check "run/phase -- NAME CMD: '--' first" sh -c "PJT_PHASE_LOG='$tmp/phases' '$phase' -- p2 true 2>/dev/null && grep -q '^p2 ' '$tmp/phases'"
+check "run/phase --summary=x: a flag given a value" refused run/phase "--summary takes no value" "$phase" --summary=x
+
+echo "# ---- run/contract/entries, run/contract/gen-contract-h"
+entries=$top/run/contract/entries
+conventions run/contract/entries 'run/contract/entries \[-j SEP\] LIST' "$entries"
+check "run/contract/entries -j, bits (the value attached) = entries bits -j , (after the list) = the bits joined" \
+	sh -c "a=\$('$entries' -j, bits) && b=\$('$entries' bits -j ,) && [ \"\$a\" = \"\$b\" ] && [ \"\$a\" = \"\$('$entries' bits | paste -sd, -)\" ] && case \$a in *,*) ;; *) exit 1 ;; esac"
+check "run/contract/entries bits -j: a missing value" refused run/contract/entries "-j needs a value" "$entries" bits -j
+gen=$top/run/contract/gen-contract-h
+conventions run/contract/gen-contract-h 'run/contract/gen-contract-h DIR' "$gen"
+check "run/contract/gen-contract-h -- DIR: the header" sh -c "'$gen' -- '$top/run/contract' | grep -q '^#define PJT_CONTRACT_BITS '"
+check "run/contract/gen-contract-h without DIR: refused" refused run/contract/gen-contract-h "want one DIR (run/contract/gen-contract-h DIR), not 0" "$gen"
+
+echo "# ---- initramfs/build-image"
+image=$top/initramfs/build-image
+conventions initramfs/build-image 'initramfs/build-image OUT' "$image"
+check "initramfs/build-image OUT --bogus-option: the option after OUT is checked before anything is built" \
+	refused initramfs/build-image "unknown option --bogus-option" "$image" "$tmp/image.cpio.gz" --bogus-option
+check "... and OUT was not written" test ! -e "$tmp/image.cpio.gz"
+
+echo "# ---- build/pelt-check"
+pelt=$top/build/pelt-check
+conventions pelt-check 'usage: pelt-check \[options\] LOADS.csv TASKS.csv' "$pelt"
+check "pelt-check LOADS TASKS --label=L --signals=nr_running,weight (after the files): every line is L's, pelt and load_avg only informed" \
+	sh -c "'$pelt' '$pelt_loads' '$pelt_tasks' --label=L --signals=nr_running,weight >'$tmp/pelt.out';
+	       [ \$? = 0 ] && [ \$(grep -c '^L ' '$tmp/pelt.out') = 4 ] && grep -q '^L pelt .*verdict=info' '$tmp/pelt.out' &&
+	       grep -q '^L nr_running .*verdict=ok' '$tmp/pelt.out'"
+check "pelt-check --cpu=x: refused, naming the value" refused pelt-check "--cpu wants a CPU number, not 'x'" "$pelt" --cpu=x "$pelt_loads" "$pelt_tasks"
+check "pelt-check with one file: refused" \
+	refused pelt-check "want LOADS.csv and TASKS.csv, not 1 file (pelt-check [options] LOADS.csv TASKS.csv)" "$pelt" "$pelt_loads"
+
+echo "# ---- pjtload (MODE and key=value are operands: no --opt of its own)"
+pjtload=$top/build/pjtload
+conventions pjtload 'usage: pjtload MODE' "$pjtload"
+check "pjtload duty threads=2 --help: -h after the operands, the duty mode's help" help_ok 'usage: pjtload duty' "$pjtload" duty threads=2 --help
+check "pjtload -- fork rate=50 duration=20ms: '--' then the mode runs" sh -c "'$pjtload' -- fork rate=50 duration=20ms | grep -q '^mode=fork '"
+check "pjtload duty duty=0: refused in the one format" refused pjtload "duty=0: out of range (expected 1..100, a percent)" "$pjtload" duty duty=0
+check "pjtload with no mode: refused" refused pjtload "no mode given (duty, calibrate, pingpong, fork)" "$pjtload"
+
+echo "# ---- run/lib/options.sh itself"
+# A tool of two value options (-j, --out) and a flag (--flag): each option
+# and each operand on its own line, <between brackets>.
+cat >"$tmp/tool" <<EOF
+#!/bin/sh
+TOOL=t
+. '$top/run/lib/options.sh'
+usage() { echo "usage: t [-j N] [--out F] [--flag] ARG..."; }
+option() { printf 'option %s <%s>\n' "\$1" "\${2-none}"; }
+[ -z "\${END_AT_OPERAND:-}" ] || options_end_at_operand=1
+parse_options 'j= out= flag' "\$@"
+eval "set -- \$operands"
+for a; do printf 'operand <%s>\n' "\$a"; done
+EOF
+chmod +x "$tmp/tool"
+# parses "EXPECTED LINES" ARG...: the tool's output is EXPECTED LINES
+parses() {
+	want=$1
+	shift
+	"$tmp/tool" "$@" >"$tmp/t.out" 2>&1 || { echo "exit $?"; cat "$tmp/t.out"; return 1; }
+	printf '%s\n' "$want" >"$tmp/t.want"
+	cmp -s "$tmp/t.want" "$tmp/t.out" || { echo "got:"; cat "$tmp/t.out"; echo "wanted:"; cat "$tmp/t.want"; return 1; }
+}
+check "operands keep their spaces, quotes and backslashes, in order, between options" \
+	parses "$(printf '%s\n' 'option flag <none>' 'option out <a b>' "operand <it's>" 'operand <say "hi">' 'operand <  two  spaces >' 'operand <back\slash $HOME `x`>')" \
+	"it's" --flag 'say "hi"' --out 'a b' '  two  spaces ' 'back\slash $HOME `x`'
+check "--opt=V and --opt V; a value may hold '=', spaces or start with '-'" \
+	parses "$(printf '%s\n' 'option out <x=y z>' 'option out <-dash>' 'option out <>')" --out='x=y z' --out -dash --out=
+check "-jV and -j V; '-' alone is an operand" \
+	parses "$(printf '%s\n' 'option j <4>' 'option j <5>' 'operand <->')" -j4 - -j 5
+check "-- ends the options: what follows is operands, options and -- included" \
+	parses "$(printf '%s\n' 'option flag <none>' 'operand <a>' 'operand <--flag>' 'operand <-j>' 'operand <-->')" --flag a -- --flag -j --
+check "options_end_at_operand: the first operand ends the options (run/phase NAME CMD ARG...)" \
+	sh -c "END_AT_OPERAND=1 '$tmp/tool' --flag cmd --out x -h >'$tmp/t.out' &&
+	       [ \"\$(cat '$tmp/t.out')\" = \"\$(printf '%s\\n' 'option flag <none>' 'operand <cmd>' 'operand <--out>' 'operand <x>' 'operand <-h>')\" ]"
+check "a missing value: 't: --out needs a value'" refused t "--out needs a value" "$tmp/tool" a --out
+check "a missing value of a one-letter option: 't: -j needs a value'" refused t "-j needs a value" "$tmp/tool" -j
+check "a flag given a value: 't: --flag takes no value'" refused t "--flag takes no value" "$tmp/tool" --flag=1
+check "an unknown option, with its value as given: 't: unknown option --nope=3'" refused t "unknown option --nope=3" "$tmp/tool" a --nope=3
+check "an unknown one-letter option: 't: unknown option -x'" refused t "unknown option -x" "$tmp/tool" -x
+check "-h after operands and options: the usage, exit 0, nothing parsed after it" help_ok 'usage: t ' "$tmp/tool" a --flag -h --nope
+check "--version: the VERSION file's two versions" sh -c "mkdir -p '$tmp/proj/run' && cp '$top/VERSION' '$tmp/proj/' && cp '$tmp/tool' '$tmp/proj/run/t' &&
+	'$tmp/proj/run/t' --version >'$tmp/t.v' && [ \"\$(cat '$tmp/t.v')\" = \"\$(printf 't (pjt-sched) %s\\nseries %s' '$version' '$series')\" ]"
+
+tap_end
