@@ -1,8 +1,10 @@
 # run/lib/options.sh: the one option parser of the shell tools (sourced).
 #
 # A tool sets TOOL (its name as typed, e.g. run/merge), defines
-#   usage            print the --help text on stdout
 #   option NAME [V]  take one option: NAME without dashes, V its value
+#   usage            print the --help text on stdout; by default (defined
+#                    here) the tool's header comment, from line 2 to the
+#                    first "set -" line, without its "# "
 # and then does
 #   parse_options 'no-report out= j=' "$@"; eval "set -- $operands"
 # The spec lists the options: NAME a flag, NAME= one with a value; a
@@ -15,6 +17,8 @@
 # first operand then ends the options, as "--" does.
 # Errors (usage_error): "TOOL: message", then "TOOL: see TOOL --help",
 # exit 2.
+
+usage() { sed -n '2,/^set -/s/^# \{0,1\}//p' "$0"; }
 
 usage_error() {
 	echo "$TOOL: $*" >&2
