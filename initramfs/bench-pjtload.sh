@@ -5,12 +5,19 @@
 # records with nothing else. Both pinned to the same CPU, alternating.
 #   initramfs/bench-pjtload.sh [REPS [DURATION [WSS [CPU]]]]   (5 2s 16k 0)
 # Prints each rep and the ratio's median, min and max.
+# Options: -h, --help, --version; "--" ends them.  Exit: 0 done, 2 usage.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 build=${BUILD:-$top/build}
+TOOL=initramfs/bench-pjtload.sh
+. "$top/run/lib/options.sh"
+option() { :; } # none besides -h, --help and --version
+parse_options '' "$@"
+eval "set -- $operands"
+[ $# -le 4 ] || usage_error "at most REPS DURATION WSS CPU, not $# operands"
 reps=${1:-5} duration=${2:-2s} wss=${3:-16k} cpu=${4:-0}
-case $reps in '' | *[!0-9]* | 0) echo "bench-pjtload.sh: REPS must be a positive number" >&2; exit 2 ;; esac
+case $reps in '' | *[!0-9]* | 0) usage_error "REPS must be a positive number, not '$reps'" ;; esac
 make -s -f "$here/pjtload.mk" TOP="$top" BUILD="$build" pjtload pjtload-host-tools
 calib=$(mktemp)
 trap 'rm -f "$calib"' EXIT INT TERM

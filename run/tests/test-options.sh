@@ -228,6 +228,12 @@ check "pjtload -- fork rate=50 duration=20ms: '--' then the mode runs" sh -c "'$
 check "pjtload duty duty=0: refused in the one format" refused pjtload "duty=0: out of range (expected 1..100, a percent)" "$pjtload" duty duty=0
 check "pjtload with no mode: refused" refused pjtload "no mode given (duty, calibrate, pingpong, fork)" "$pjtload"
 
+echo "# ---- initramfs/bench-pjtload.sh (operands only)"
+benchp=$top/initramfs/bench-pjtload.sh
+conventions initramfs/bench-pjtload.sh 'initramfs/bench-pjtload.sh \[REPS' "$benchp"
+check "initramfs/bench-pjtload.sh x: REPS refused before anything is built or run" \
+	refused initramfs/bench-pjtload.sh "REPS must be a positive number, not 'x'" "$benchp" x
+
 echo "# ---- run/lib/options.sh itself"
 # A tool of two value options (-j, --out) and a flag (--flag): each option
 # and each operand on its own line, <between brackets>.
