@@ -460,19 +460,10 @@ static void ratio_axis(const char *axis, double dlo, double dhi, double *lo, dou
 			cmd = next;
 			first = 0;
 		}
-	} else {
-		double step = nice_step(*hi - *lo, 6);
-		int first = 1;
-
-		for (double k = ceil(*lo / step - 1e-9); k * step <= *hi + 1e-9; k++) {
-			char *label = tic_label(k * step, step);
-
-			next = xasprintf("%s%s'%s' %.10g", cmd, first ? "" : ", ", label, k * step + 0.0);
-			free(label);
-			free(cmd);
-			cmd = next;
-			first = 0;
-		}
+	} else { /* too narrow for the ladders: evenly spaced tics */
+		free(cmd);
+		*tics = linear_tics(axis, *lo, *hi, nice_step(*hi - *lo, 6));
+		return;
 	}
 	next = xasprintf("%s)", cmd);
 	free(cmd);
