@@ -9,7 +9,7 @@ PJTLOAD_DIR := $(TOP)/initramfs/pjtload
 PJTLOAD_OBJ := $(BUILD)/pjtload-obj
 PJTLOAD_CC ?= gcc
 PJTLOAD_CFLAGS := -D_GNU_SOURCE -O2 -Wall -Wextra -pthread -MMD -MP -I$(OPTIONS_DIR)
-# The pure parts, unit-tested on the host by initramfs/test-pjtload.sh.
+# The pure parts, unit-tested on the host by run/tests/test-pjtload.sh.
 PJTLOAD_PURE := units opts hist rate
 PJTLOAD_UNITS := $(PJTLOAD_PURE) record taskstat output duty pingpong forkmode main
 # The command line (-h, --version, the error format): the C tools' parser.

@@ -1,5 +1,5 @@
 /* Host test driver: exposes pjtload's pure parts on the command line for
- * initramfs/test-pjtload.sh. Not installed in the image.
+ * run/tests/test-pjtload.sh. Not installed in the image.
  *   parse [--task-limit N] [--available LIST] MODE key=value...
  *   time TEXT | size TEXT | cpulist TEXT
  *   hist V... [-- V...]       values in ns; "--" merges a second histogram

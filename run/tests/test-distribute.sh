@@ -1,14 +1,14 @@
 #!/bin/sh
-# run/test-distribute.sh: tests of sharding (build/matrix-plan --shard,
+# run/tests/test-distribute.sh: tests of sharding (build/matrix-plan --shard,
 # run/matrix --shard), run/merge and run/distribute.  Host only: no QEMU,
-# run/fixtures-matrix/fake-boot stands in for run/boot (as in
-# run/test-matrix.sh), with a fake pjtload that answers at once.
+# run/tests/fixtures/matrix/fake-boot stands in for run/boot (as in
+# run/tests/test-matrix.sh), with a fake pjtload that answers at once.
 # run/distribute runs here on localhost with -j 1 (GNU parallel); its SSH
 # form is only checked as the command it builds (no network here).
 # TAP-ish output.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/run/fixtures/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/run/tests/fixtures/tap.sh"
 tap_begin test-distribute
 
 plan_tool=$top/build/matrix-plan
@@ -104,7 +104,7 @@ combo stock
 workload fork rate=10
 workload pingpong pairs=1
 EOF
-export PJT_MATRIX_BOOT="$top/run/fixtures-matrix/fake-boot" FAKE_GUEST="$tmp/guest"
+export PJT_MATRIX_BOOT="$top/run/tests/fixtures/matrix/fake-boot" FAKE_GUEST="$tmp/guest"
 "$plan_tool" "$tmp/small.matrix" >"$tmp/small.plan"
 
 # ---- run/distribute, then its shards' folders ---------------------------

@@ -1,20 +1,20 @@
 #!/bin/sh
-# run/test-trace.sh: the "trace on" path on the host, no kernel.
+# run/tests/test-trace.sh: the "trace on" path on the host, no kernel.
 #   - the planner's trace directive (on/off, refused otherwise or twice);
-#   - run/matrix with run/fixtures-matrix/fake-boot and a fake tracefs: the
+#   - run/matrix with run/tests/fixtures/matrix/fake-boot and a fake tracefs: the
 #     guest's trace records reach traces/SEQ.csv and SEQ-loads.csv under
 #     run/contract's headers, each run's records in its own file, and the
 #     DOMAIN lines reach domains.txt; a kernel without the events fails the
 #     runs instead of recording them untraced;
 #     the activations (sched_switch, sched_wakeup, sched_migrate_task)
 #     reach traces/SEQ-tasks.csv;
-#   - run/trace-report on run/fixtures-trace: pull counts per level and
+#   - run/trace-report on run/tests/fixtures/trace: pull counts per level and
 #     idle type (zeros of a run without pulls included), the loads at the
 #     ticks with N tasks (the RFC's 2048 against < 1000), charts, refusals.
 # The guest side (the kernel's events, pulls = lb_gained) is
 # initramfs/tests/trace.sh.  Prints TAP-ish "ok N - text" lines.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 plan_tool=$top/build/matrix-plan
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-trace.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -68,7 +68,7 @@ chmod +x "$g/bin/pjtload"
 echo kernel >"$tmp/bzImage"
 echo image >"$tmp/image"
 fake_run() { # fake_run OUT MATRIX
-	PJT_MATRIX_BOOT=$top/run/fixtures-matrix/fake-boot FAKE_GUEST=$g "$top/run/matrix" --no-report \
+	PJT_MATRIX_BOOT=$top/run/tests/fixtures/matrix/fake-boot FAKE_GUEST=$g "$top/run/matrix" --no-report \
 		--kernel "$tmp/bzImage" --initrd "$tmp/image" --out "$1" "$2" 2>"$1.err"
 }
 fake_run "$tmp/on" "$(matrix on 'trace on')"
@@ -107,7 +107,7 @@ check "trace on, kernel without the events: the runs fail, loudly" sh -c "
 
 # run/trace-report on the fixture (3 runs: stock with 3 pulls, rfc-after
 # with 1 and 0).
-cp -R "$top/run/fixtures-trace" "$tmp/fx"
+cp -R "$top/run/tests/fixtures/trace" "$tmp/fx"
 "$top/run/trace-report" "$tmp/fx" >"$tmp/tr.out" 2>&1
 check "trace-report exits 0 on the fixture" test $? = 0
 pl=$tmp/fx/trace/pulls-by-level.csv
@@ -127,9 +127,9 @@ check "trace-report.md names the run shown and links the charts" \
 "$top/run/trace-report" --seq 1 "$tmp/fx" >/dev/null 2>&1
 check "--seq 1 shows run 1" test -s "$tmp/fx/trace/timeline-1.png"
 timed_pulls() { # the fixture with 2-s runs: pulls per second, in the report's colours
-	cp -R "$top/run/fixtures-trace" "$tmp/timed"
+	cp -R "$top/run/tests/fixtures/trace" "$tmp/timed"
 	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "boot") b = i } NR > 1 { $7 = "2.000"; $b = 1 } { print }' \
-		"$top/run/fixtures-trace/runs.csv" >"$tmp/timed/runs.csv"
+		"$top/run/tests/fixtures/trace/runs.csv" >"$tmp/timed/runs.csv"
 	"$top/run/trace-report" "$tmp/timed" >/dev/null 2>&1 || { echo "exit $?"; return 1; }
 	grep -qx '2x2x1,rfc-after,duty_threads=8_duty=10_period=10ms,0,MC,newidle,2,0.5,0,1,1,1,0.25,0,0.5' "$tmp/timed/trace/pulls-by-level.csv" ||
 		{ echo "per second"; return 1; }

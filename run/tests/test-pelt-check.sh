@@ -1,7 +1,7 @@
 #!/bin/sh
-# run/test-pelt-check.sh: build/pelt-check, the kernel's loads against a
+# run/tests/test-pelt-check.sh: build/pelt-check, the kernel's loads against a
 # simulation of PELT.
-#   - on run/fixtures-trace/pelt (a trace of the kernel before the
+#   - on run/tests/fixtures/trace/pelt (a trace of the kernel before the
 #     runnable-only signal): nr_running, weight and cpu_load() within the
 #     margin; the pelt column, rebuilt from runnable_avg, caught; a
 #     deliberately wrong cpu_load() (the pelt column in its place) caught;
@@ -14,9 +14,9 @@
 #     this tree through the plan, so the image need not be rebuilt.
 # Prints TAP-ish "ok N - text" lines.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$top/build/pelt-check
-fx=$top/run/fixtures-trace/pelt
+fx=$top/run/tests/fixtures/trace/pelt
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-pelt-check.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/initramfs/lib/tap.sh"

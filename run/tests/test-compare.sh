@@ -1,11 +1,11 @@
 #!/bin/sh
 # Host tests of run/compare BASE A [B ...] on fixtures only (no QEMU):
-# seeded synthetic results folders (run/fixtures/gen-runs.awk, with the
-# planner's records in run/fixtures/gen-plan.txt and the matrix file
-# run/fixtures/gen.matrix), TAP-ish output.
+# seeded synthetic results folders (run/tests/fixtures/gen-runs.awk, with the
+# planner's records in run/tests/fixtures/gen-plan.txt and the matrix file
+# run/tests/fixtures/gen.matrix), TAP-ish output.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-fixtures=$top/run/fixtures
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fixtures=$top/run/tests/fixtures
 . "$fixtures/tap.sh"
 tap_begin test-compare
 

@@ -1,19 +1,19 @@
 #!/bin/sh
-# run/test-matrix.sh: tests of the matrix runner.
+# run/tests/test-matrix.sh: tests of the matrix runner.
 #
-# Host part: the planner against run/fixtures-matrix (each bad-*.matrix names
+# Host part: the planner against run/tests/fixtures/matrix (each bad-*.matrix names
 # the lines that must be reported in its first line, "# expect: L L ..."),
 # plan expansion counts, the interleaving property, seeds, overrides, and
 # run/matrix's own checks.  Guest part (needs build/bzImage and
 # build/initramfs.cpio.gz; skipped otherwise, or with PJT_TEST_NO_BOOT=1):
 # a tiny real matrix end to end, a mid-matrix guest crash, --resume after a
-# kill.  Between them, run/matrix end to end with run/fixtures-matrix/fake-boot
+# kill.  Between them, run/matrix end to end with run/tests/fixtures/matrix/fake-boot
 # in place of run/boot (no kernel): rt-app names, provenance, host load,
 # --resume refusals, progress lines.  Prints TAP-ish "ok N - text" lines.
 set -u
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-fixtures=$top/run/fixtures-matrix
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fixtures=$top/run/tests/fixtures/matrix
 plan_tool=$top/build/matrix-plan
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-matrix.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -293,7 +293,7 @@ else
 fi
 
 
-# run/matrix end to end on the host: run/fixtures-matrix/fake-boot stands in
+# run/matrix end to end on the host: run/tests/fixtures/matrix/fake-boot stands in
 # for run/boot and runs the guest plan with sh (fake rt-app on PATH), so the
 # runner's own work is tested without a kernel.
 fake_run() { # fake_run OUT [run/matrix options...]: stderr in OUT.err

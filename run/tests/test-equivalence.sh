@@ -1,22 +1,22 @@
 #!/bin/sh
-# run/test-equivalence.sh: with every new feature bit false the patched
+# run/tests/test-equivalence.sh: with every new feature bit false the patched
 # kernel is the stock one.  Boots build/bzImage and build/bzImage-stock with
 # the same plan and compares what is deterministic: the 6.1 part of the
 # features file, the sched domain topology (names, flags, spans, tunables of
 # every domain of every CPU) and the scheduler tunables' defaults.
 #
-#   run/test-equivalence.sh [--help]
+#   run/tests/test-equivalence.sh [--help]
 #
 # Needs build/bzImage, build/bzImage-stock and build/initramfs.cpio.gz
 # (make kernel kernel-stock initramfs).  Prints TAP lines; exit 0 when all
 # pass, 1 otherwise, 2 on bad usage.  The snapshots stay in
 # build/equivalence-TIMESTAMP/.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 case "${1:-}" in
 -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
 '') ;;
-*) echo "usage: run/test-equivalence.sh [--help]" >&2; exit 2 ;;
+*) echo "usage: run/tests/test-equivalence.sh [--help]" >&2; exit 2 ;;
 esac
 
 out=$top/build/equivalence-$(date +%Y%m%d-%H%M%S)-$$

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Host unit tests of pjtload's pure parts (option parsing and every refusal,
-# histogram percentiles against hand-computed values, rate arithmetic, the
-# calibration cache) through the test driver, plus the real binary's usage
-# and output shape with short runs. No timing is asserted.
+# run/tests/test-pjtload.sh: host unit tests of pjtload's pure parts
+# (initramfs/pjtload/: option parsing and every refusal, histogram
+# percentiles against hand-computed values, rate arithmetic, the calibration
+# cache) through the test driver, plus the real binary's usage and output
+# shape with short runs. No timing is asserted.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
+top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$top/build}
 driver=$build/pjtload-test
 pjtload=$build/pjtload
@@ -64,7 +64,7 @@ refused() {
 	fi
 }
 
-if make -s -f "$here/pjtload.mk" TOP="$top" BUILD="$build" pjtload pjtload-host-tools >"$tmp/build" 2>&1 &&
+if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$build" pjtload pjtload-host-tools >"$tmp/build" 2>&1 &&
 	! grep -q warning "$tmp/build"; then
 	pass "pjtload and its test driver build without warnings"
 else

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Host tests of run/stats and run/report against the fixtures
-# in run/fixtures/ and seeded synthetic runs (run/fixtures/gen-runs.awk),
+# in run/tests/fixtures/ and seeded synthetic runs (run/tests/fixtures/gen-runs.awk),
 # TAP-ish output. Quantiles are Hyndman-Fan type 7:
 # q(p) = x[h] + (h - floor h)(x[h+1] - x[h]) with h = (n-1)p, 0-based.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-fixtures=$top/run/fixtures
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fixtures=$top/run/tests/fixtures
 . "$fixtures/tap.sh"
 tap_begin test-stats
 

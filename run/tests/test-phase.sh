@@ -1,10 +1,10 @@
 #!/bin/sh
-# run/test-phase.sh: make run's phase times (run/phase): each
+# run/tests/test-phase.sh: make run's phase times (run/phase): each
 # phase's time printed and logged, a failed phase named with its status,
 # the summary's total and DIR/phases.txt, usage errors; make run's recipe
 # times deps, unpack, kernel, image, matrix and report in that order.
-top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/run/fixtures/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/run/tests/fixtures/tap.sh"
 tap_begin test-phase
 phase=$top/run/phase
 export PJT_PHASE_LOG="$tmp/log"
