@@ -23,17 +23,9 @@
 # TAP-ish output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# The host tests' fixtures: where they are (run/fixtures* today; being
-# moved to run/tests/fixtures/), else wherever under run/ they went.
-fixture() { # NAME PATH...: the first PATH that exists, else run/**/NAME
-	name=$1
-	shift
-	for f; do [ -e "$f" ] && { echo "$f"; return 0; }; done
-	find "$top/run" -name "$name" -type f | LC_ALL=C sort | head -n 1
-}
-tap=$(fixture tap.sh "$top/run/tests/fixtures/tap.sh" "$top/run/fixtures/tap.sh")
-fake_boot=$(fixture fake-boot "$top/run/tests/fixtures/fake-boot" "$top/run/tests/fixtures/matrix/fake-boot" \
-	"$top/run/fixtures-matrix/fake-boot")
+fixtures=$top/run/tests/fixtures
+tap=$fixtures/tap.sh
+fake_boot=$fixtures/matrix/fake-boot
 . "$tap"
 tap_begin test-distribute-ssh
 distribute=$top/run/distribute
@@ -224,17 +216,7 @@ check "the host key is checked: another known_hosts is refused" \
 # ---- run/distribute --hosts pjt-a,pjt-b ---------------------------------
 echo kernel >"$here/bzImage"
 echo image >"$here/image"
-cat >"$here/small.matrix" <<'EOF'
-name small
-settle 0
-duration 100ms
-reps 4
-boots 2
-seed 5
-combo stock
-workload fork rate=10
-workload pingpong pairs=1
-EOF
+cp "$fixtures/matrix/small.matrix" "$here/small.matrix"
 make -s -f "$top/run/matrix.mk" TOP="$top" BUILD="$top/build" matrix-tools >"$tmp/make.log" 2>&1 ||
 	{ n=$((n + 1)); echo "not ok $n - build/matrix-plan builds"; sed 's/^/# /' "$tmp/make.log"; tap_end; exit 1; }
 "$plan_tool" "$here/small.matrix" >"$tmp/small.plan"

@@ -93,17 +93,7 @@ printf '#!/bin/sh\necho mode=fork duration_s=0.1 migrations=3 nr_migrations=4 op
 chmod +x "$tmp/guest/bin/pjtload"
 echo kernel >"$tmp/bzImage"
 echo image >"$tmp/image"
-cat >"$tmp/small.matrix" <<'EOF'
-name small
-settle 0
-duration 100ms
-reps 4
-boots 2
-seed 5
-combo stock
-workload fork rate=10
-workload pingpong pairs=1
-EOF
+cp "$top/run/tests/fixtures/matrix/small.matrix" "$tmp/small.matrix"
 export PJT_MATRIX_BOOT="$top/run/tests/fixtures/matrix/fake-boot" FAKE_GUEST="$tmp/guest"
 "$plan_tool" "$tmp/small.matrix" >"$tmp/small.plan"
 
