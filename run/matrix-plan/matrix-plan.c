@@ -1311,14 +1311,18 @@ static void check_compares(void)
 /* The primary metrics a workload measures (analysis.c's list): pjtload's
  * modes pulls, migrations, wake-up p99 and a throughput; hackbench and
  * perf bench pulls and ops/s; cyclictest pulls and wake-up p99; rt-app
- * pulls and its rate (its wu_lat is not trusted to be there). Sizes the
- * declared family before a run. */
+ * pulls, its rate and, when its wu_lat values are latencies, wake-up
+ * p99: counted, so that the power check sizes the family the report may
+ * adjust over, never a smaller one. Sizes the declared family before a
+ * run. */
 static int workload_primaries(const struct workload *w)
 {
 	if (!strcmp(w->kind, "crash"))
 		return 0;
 	if (w->mode >= 0)
 		return 4;
+	if (!strcmp(w->kind, "rt-app"))
+		return 3;
 	return 2;
 }
 
