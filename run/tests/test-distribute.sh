@@ -234,11 +234,7 @@ chmod +x "$tmp/slow/bin/pjtload"
 FAKE_GUEST=$tmp/slow "$distribute" --shards 2 --no-report --kernel "$tmp/bzImage" --initrd "$tmp/image" \
 	--out "$tmp/i" "$tmp/small.matrix" >/dev/null 2>"$tmp/i.err" </dev/null &
 pid=$!
-waited=0
-until [ "$(cat "$tmp/i.distribute/shard-1/runs.csv" 2>/dev/null | wc -l)" -ge 2 ] || [ "$waited" -ge 600 ]; do
-	sleep 0.5
-	waited=$((waited + 1))
-done
+wait_until 300 sh -c "[ \$(cat '$tmp/i.distribute/shard-1/runs.csv' 2>/dev/null | wc -l) -ge 2 ]"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

@@ -15,17 +15,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fixtures=$top/run/tests/fixtures/matrix
 plan_tool=$top/build/matrix-plan
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-matrix.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0
-
-check() { # check TEXT COMMAND...: one test line from COMMAND's status
-	text=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $text"; else echo "not ok $n - $text"; fi
-}
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $1"; }
+. "$top/run/tests/fixtures/tap.sh"
+tap_begin test-matrix
 
 make -s -f "$top/run/matrix.mk" TOP="$top" BUILD="$top/build" matrix-tools >"$tmp/make.log" 2>&1
 check "matrix-plan builds without warnings" sh -c "[ -x '$plan_tool' ] && ! grep -q warning '$tmp/make.log'"
@@ -615,11 +606,7 @@ sed -i '/^duration 1s$/d' "$tmp/resume.matrix"
 res3=$tmp/res-resume
 "$matrix" --initrd "$initrd" --out "$res3" "$tmp/resume.matrix" >"$tmp/resume.out" 2>&1 &
 pid=$!
-waited=0
-while [ "$(awk 'END { print NR }' "$res3/runs.csv" 2>/dev/null || echo 0)" -lt 3 ] && [ "$waited" -lt 600 ]; do
-	sleep 0.5
-	waited=$((waited + 1))
-done
+wait_until 300 sh -c "[ \$(awk 'END { print NR }' '$res3/runs.csv' 2>/dev/null || echo 0) -ge 3 ]"
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
@@ -671,3 +658,4 @@ check "peers matrix: cyclictest fills the wake-up columns (min, avg, p50, p90, p
 got=$(peer_cells rt-app ops_per_s slack_p10_us slack_p50_us overruns)
 echo "# rt-app: ops_per_s slack_p10 slack_p50 overruns = $got; wake-up p50 p99 = $(peer_cells rt-app wakeup_p50_us wakeup_p99_us)"
 check "peers matrix: rt-app fills ops_per_s, slack p10/p50 and overruns from its logs" filled "$got" 4
+tap_end
