@@ -27,6 +27,7 @@ echo 0 > $D/pjt_counting
 trace_start
 pjtload duty threads=1 duty=100 period=100ms duration=4s cpus=1 > /dev/null &
 hog=$!
+trace_mark SLEEPER_START
 pjtload duty threads=1 duty=50 period=1s duration=4s cpus=1 > /dev/null
 sleeper=$?
 trace_mark SLEEPER_DONE
@@ -45,14 +46,19 @@ echo "# runnable task alone: median pelt ${alone:-none}"
 check "CPU 1 ran its task alone at some ticks" [ "${alone:-0}" -gt 0 ]
 
 # Each sleep: a tick with both tasks queued, the next tick (at most two
-# tick periods later) with one.  The last fall, up to 0.3 s before the
-# marker written when the sleeper's pjtload returned, is its exit, which
-# takes its load out of load_avg too: not a sleep.  Print
+# tick periods later) with one.  The first sleep ends a busy half-period
+# (0.5 s) that began after the sleeper was started: a fall before that is
+# its start-up (exec, its main thread waiting for its worker), when its
+# load has not built up.  The last fall, up to 0.3 s before the marker
+# written when the sleeper's pjtload returned, is its exit, which takes
+# its load out of load_avg too: not a sleep.  Print
 # "ok|bad time pelt load_avg".
+start_t=$(trace_marks | awk '$2 == "SLEEPER_START" { print $1; exit }')
 done_t=$(trace_marks | awk '$2 == "SLEEPER_DONE" { print $1; exit }')
-echo "# the sleeper's pjtload returned at ${done_t:-?}"
-awk -F, -v alone="${alone:-0}" -v done_t="${done_t:-0}" '
-	prev_nr >= 2 && $3 == 1 && $1 - prev_t < 0.009 && $1 < done_t - 0.3 {
+echo "# the sleeper's pjtload started at ${start_t:-?}, returned at ${done_t:-?}"
+awk -F, -v alone="${alone:-0}" -v start_t="${start_t:-0}" -v done_t="${done_t:-0}" '
+	prev_nr >= 2 && $3 == 1 && $1 - prev_t < 0.009 &&
+	$1 >= start_t + 0.5 && $1 < done_t - 0.3 {
 		ok = $6 >= 0.85 * alone && $6 <= 1.15 * alone &&
 		     $5 >= $6 + alone / 4
 		print (ok ? "ok" : "bad"), $1, $6, $5
