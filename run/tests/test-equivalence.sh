@@ -11,6 +11,7 @@
 # (make kernel kernel-stock initramfs).  Prints TAP lines; exit 0 when all
 # pass, 1 otherwise, 2 on bad usage.  The snapshots stay in
 # build/equivalence-TIMESTAMP/.
+# check: boots QEMU (run/check runs it while no other guest runs)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 case "${1:-}" in

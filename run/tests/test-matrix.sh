@@ -10,6 +10,7 @@
 # kill.  Between them, run/matrix end to end with run/tests/fixtures/matrix/fake-boot
 # in place of run/boot (no kernel): rt-app names, provenance, host load,
 # --resume refusals, progress lines.  Prints TAP-ish "ok N - text" lines.
+# check: boots QEMU (run/check runs it while no other guest runs)
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

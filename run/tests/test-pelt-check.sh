@@ -13,6 +13,7 @@
 #     missing image is an "ok ... # SKIP".  The guest gets trace.sh from
 #     this tree through the plan, so the image need not be rebuilt.
 # Prints TAP-ish "ok N - text" lines.
+# check: boots QEMU (run/check runs it while no other guest runs)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$top/build/pelt-check
