@@ -14,7 +14,7 @@
 # test's own shell or a kworker, is not excluded).  The second line is
 # what makes the first one PJT_CLASSIFY's doing.  The tasks are pinned,
 # so no pull changes the picture during a run.  Runs of 6 s: in 3-s runs
-# D was 20 to 50 in 16 boots and 9 in one.
+# D was 20 to 50 in 14 boots and 9 in one.
 # Runs as root in the guest (busybox sh).
 D=/sys/kernel/debug/sched
 F=$D/features
