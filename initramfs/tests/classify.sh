@@ -13,8 +13,11 @@
 # (6.1's classification: the odd differing decision elsewhere, from the
 # test's own shell or a kworker, is not excluded).  The second line is
 # what makes the first one PJT_CLASSIFY's doing.  The tasks are pinned,
-# so no pull changes the picture during a run.  Runs of 6 s: in 3-s runs
-# D was 20 to 50 in 14 boots and 9 in one.
+# so no pull changes the picture during a run.  Periods of 100 ms: both
+# tasks are runnable for the first 10 ms of each, which a 4-ms tick always
+# samples; with periods of 10 ms the 1-ms overlap was sampled or not
+# depending on its phase against the tick, and D fell from 20 to 50 (14
+# boots) to 8 and 9 (two boots); with 100 ms it was 34 to 38 (three).
 # Runs as root in the guest (busybox sh).
 D=/sys/kernel/debug/sched
 F=$D/features
@@ -37,7 +40,7 @@ restore() {
 }
 trap restore EXIT
 
-# point NAME BITS...: the two pinned 10% tasks for 6 s with exactly BITS;
+# point NAME BITS...: the two pinned 10% tasks for 3 s with exactly BITS;
 # sets $differed to the imbalance point's differed count.
 point() {
 	name=$1
@@ -46,7 +49,7 @@ point() {
 	for b in "$@"; do echo "$b" > "$F"; done
 	echo 1 > $D/pjt_counting
 	echo 0 > "$STATS"
-	pjtload duty threads=2 duty=10 period=10ms duration=6s cpus=1 > /dev/null
+	pjtload duty threads=2 duty=10 period=100ms duration=3s cpus=1 > /dev/null
 	rc=$?
 	line=$(awk '$1 == "imbalance" { print $2, $3, $4 }' "$STATS")
 	echo 0 > $D/pjt_counting
