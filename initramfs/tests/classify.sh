@@ -15,9 +15,9 @@
 # what makes the first one PJT_CLASSIFY's doing.  The tasks are pinned,
 # so no pull changes the picture during a run.  Periods of 100 ms: both
 # tasks are runnable for the first 10 ms of each, which a 4-ms tick always
-# samples; with periods of 10 ms the 1-ms overlap was sampled or not
-# depending on its phase against the tick, and D fell from 20 to 50 (14
-# boots) to 8 and 9 (two boots); with 100 ms it was 34 to 38 (three).
+# samples.  With periods of 10 ms the overlap is about 1 ms, which a tick
+# samples or not by its phase, likely why D was 20 to 50 in 14 boots and
+# 8 and 9 in two; with 100 ms it was 34 to 38 in three.
 # Runs as root in the guest (busybox sh).
 D=/sys/kernel/debug/sched
 F=$D/features

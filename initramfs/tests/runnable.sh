@@ -47,9 +47,8 @@ check "CPU 1 ran its task alone at some ticks" [ "${alone:-0}" -gt 0 ]
 
 # Each sleep: a tick with both tasks queued, the next tick (at most two
 # tick periods later) with one.  The first sleep ends a busy half-period
-# (0.5 s) that began after the sleeper was started: a fall before that is
-# its start-up (exec, its main thread waiting for its worker), when its
-# load has not built up.  The last fall, up to 0.3 s before the marker
+# (0.5 s) that began after the sleeper was started: a fall before that
+# comes from its start-up, before its load has built up.  The last fall, up to 0.3 s before the marker
 # written when the sleeper's pjtload returned, is its exit, which takes
 # its load out of load_avg too: not a sleep.  Print
 # "ok|bad time pelt load_avg".
