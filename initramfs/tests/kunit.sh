@@ -19,8 +19,8 @@ sed -n 's/^\[[^]]*\] //p' /tmp/kunit.dmesg | awk '
 	}
 	/^(not )?ok [0-9]+ / { seen[$NF] = ($1 == "ok") }
 	END {
-		split("sched_pjt sched_pjt_wake sched_pjt_metric", want, " ")
-		for (i = 1; i <= 3; i++) {
+		split("sched_pjt sched_pjt_wake sched_pjt_metric sched_pjt_37", want, " ")
+		for (i = 1; i <= 4; i++) {
 			n++
 			s = want[i]
 			printf "%sok %d - kunit suite %s ran and passed\n",
