@@ -11,7 +11,8 @@ MATRIX ?= feat-matrix/quick.matrix
 # builds).  No Recommends: qemu's pull in a desktop.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
-	linux-perf file python3-ply parallel rsync openssh-client openssh-server stress-ng ccache
+	linux-perf file python3-ply parallel rsync openssh-client openssh-server stress-ng ccache \
+	sparse
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
