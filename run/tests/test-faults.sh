@@ -8,6 +8,8 @@
 #     --resume refuses while a guest of the folder runs, then completes:
 #     the rows kept, no seq twice
 #   - the guest killed from outside: its run crashed, the next boot goes on
+#   - a row's write cut short part-way (a file-size limit): the part
+#     written taken back, a clear error, --resume completes
 #   - the results folder's filesystem filled while runs are appended (a
 #     small tmpfs in a mount namespace of the test's own; skipped where one
 #     cannot be made): a clear error, no torn row, --resume completes once
@@ -142,6 +144,27 @@ check "... seq $shot_seq is crashed (its console kept in crash-$shot_seq.log), t
 	       [ \$(awk -F, 'NR > 1 && \$NF == \"ok\"' '$d/runs.csv' | wc -l) = 5 ]"
 check "... and a boot after boot $shot_boot ran the rest" \
 	sh -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"boot\") c = i; next } \$c > $shot_boot { f = 1 } END { exit !f }' '$d/runs.csv'"
+
+# ---- a row's write cut short -----------------------------------------------
+# A file-size limit inside runs.csv's 5th row (prlimit --fsize, SIGXFSZ
+# ignored): its write stops part-way, as one stops on a full disk.
+d=$tmp/cut
+limit=$(($(head -n 1 "$tmp/inuse/runs.csv" | wc -c) + $(sed -n 2p "$tmp/inuse/runs.csv" | wc -c) * 9 / 2))
+# stderr through a pipe, which the limit does not cut
+(
+	trap '' XFSZ
+	prlimit --fsize="$limit" "$matrix" --no-report --kernel "$tmp/bzImage" --initrd "$tmp/image" \
+		--out "$d" "$tmp/f.matrix" 2>&1 >/dev/null
+	echo $? >"$tmp/cut.rc"
+) | cat >"$d.err"
+rc=$(cat "$tmp/cut.rc")
+check "a row's write cut short (files limited to $limit bytes): exit 1, runs.csv and the seq named, how to resume said" \
+	sh -c "cat '$d.err'; [ $rc = 1 ] && grep -q '^run/matrix: $d/runs.csv: appending seq [0-9]*.s row failed' '$d.err' &&
+	       grep -q 'resume with: run/matrix --resume $d' '$d.err'"
+cut_whole() { [ "$(wc -l <"$d/runs.csv")" = 5 ] && whole "$d"; }
+check "... the part of the row written is taken back: 4 rows, each whole" cut_whole
+"$matrix" --no-report --resume "$d" >/dev/null 2>"$tmp/cut-resume.err"
+check "... --resume (no limit) completes: exit 0, every seq exactly once" ended "$?" "$tmp/cut-resume.err" "$d"
 
 # ---- the results folder's filesystem fills up ------------------------------
 # In a mount namespace of its own (as root; else in a user namespace) the
