@@ -7,6 +7,8 @@
 #   - run/matrix SIGKILLed mid-boot: its boot and guest die with it; a
 #     --resume refuses while a guest of the folder runs, then completes:
 #     the rows kept, no seq twice
+#   - the same through run/boot, QEMU a stand-in on PATH: run/boot and
+#     QEMU die with run/matrix
 #   - the guest killed from outside: its run crashed, the next boot goes on
 #   - a row's write cut short part-way (a file-size limit): the part
 #     written taken back, a clear error, --resume completes
@@ -68,6 +70,12 @@ whole() {
 complete() {
 	whole "$1" && [ "$(awk -F, 'NR > 1 { print $1 }' "$1/runs.csv" | sort -n)" = "$(awk -F'\t' '$1 == "run" { print $2 }' "$1/plan.txt" | sort -n)" ]
 }
+# gone PID...: none of them runs (a zombie not yet reaped does not)
+gone() {
+	for p; do
+		[ "$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1)" = Z ] || ! kill -0 "$p" 2>/dev/null || return 1
+	done
+}
 ended() { # ended RC ERR DIR: exit RC was 0 (ERR's last lines shown), DIR complete
 	tail -n 3 "$2"
 	[ "$1" = 0 ] && complete "$3"
@@ -102,9 +110,8 @@ boot_pid=$(ps -o ppid= -p "$guest_pid" | tr -d ' ')
 kill -KILL "$runner"
 wait "$runner" 2>/dev/null
 cp "$d/runs.csv" "$tmp/killed-rows.csv"
-wait_until 5 sh -c "! kill -0 $guest_pid 2>/dev/null && ! kill -0 $boot_pid 2>/dev/null"
-check "SIGKILL mid-run: the boot (pid $boot_pid) and its guest (pid $guest_pid) died with run/matrix" \
-	sh -c "! kill -0 $guest_pid 2>/dev/null && ! kill -0 $boot_pid 2>/dev/null"
+wait_until 5 gone "$guest_pid" "$boot_pid"
+check "SIGKILL mid-run: the boot (pid $boot_pid) and its guest (pid $guest_pid) died with run/matrix" gone "$guest_pid" "$boot_pid"
 kept=$(rows "$d")
 # A guest that outlived its runner (started here by hand, as a run/matrix
 # without setpriv would have left it): its pid in guest.pid, its plan in DIR.
@@ -120,12 +127,32 @@ check "--resume while a guest of the folder runs (pid $orphan in guest.pid): exi
 	       cmp -s '$d/runs.csv' '$tmp/killed-rows.csv'"
 kill -TERM "-$orphan_boot" 2>/dev/null
 wait "$orphan_boot" 2>/dev/null
-wait_until 5 sh -c "! kill -0 $orphan 2>/dev/null"
+wait_until 5 gone "$orphan"
 "$matrix" --no-report --resume "$d" >/dev/null 2>"$tmp/resume.err"
 rc=$?
 check "--resume once no guest runs: exit 0, every seq exactly once, rows whole" ended "$rc" "$tmp/resume.err" "$d"
 check "no finished run lost: the $kept rows from before the kill are the first rows, unchanged" \
 	sh -c "[ $kept -ge 2 ] && head -n $((kept + 1)) '$d/runs.csv' | cmp - '$tmp/killed-rows.csv'"
+
+# The same through run/boot itself, its QEMU a stand-in on PATH that
+# sleeps (nothing boots): run/matrix SIGKILLed, run/boot and QEMU die too.
+mkdir "$tmp/qemu"
+printf '#!/bin/sh\n[ "$1" != --version ] || { echo "QEMU stand-in"; exit 0; }\nexec sleep 300\n' >"$tmp/qemu/qemu-system-x86_64"
+chmod +x "$tmp/qemu/qemu-system-x86_64"
+d=$tmp/realboot
+env -u PJT_MATRIX_BOOT PATH="$tmp/qemu:$PATH" "$matrix" --no-report --kernel "$tmp/bzImage" --initrd "$tmp/image" \
+	--out "$d" "$tmp/f.matrix" >/dev/null 2>"$d.err" &
+runner=$!
+wait_until 20 test -s "$d/guest.pid"
+qemu_pid=$(cat "$d/guest.pid")
+boot_pid=$(ps -o ppid= -p "$qemu_pid" | tr -d ' ')
+check "run/boot (pid $boot_pid) started the QEMU stand-in (pid $qemu_pid)" \
+	sh -c "ps -o args= -p $boot_pid | grep -q 'run/boot ' && ps -o args= -p $qemu_pid | grep -q '^sleep 300'"
+kill -KILL "$runner"
+wait "$runner" 2>/dev/null
+wait_until 5 gone "$qemu_pid" "$boot_pid"
+check "SIGKILL of run/matrix: run/boot and its QEMU died with it" gone "$qemu_pid" "$boot_pid"
+gone "$qemu_pid" "$boot_pid" || kill -KILL "$qemu_pid" "$boot_pid" 2>/dev/null # only if the check failed
 
 # ---- the guest killed from outside -----------------------------------------
 d=$tmp/shot
