@@ -8,16 +8,17 @@ MATRIX ?= feat-matrix/quick.matrix
 # Debian packages the project needs (tools copied into the guest included;
 # python3-ply only for the SPDX check of the kernel's checkpatch.pl; parallel
 # for run/distribute; stress-ng for a guest suite; ccache for the kernel
-# builds).  No Recommends: qemu's pull in a desktop.
+# builds; sparse for the per-patch checks).  No Recommends: qemu's pull in a desktop.  Nothing here is a
+# service: what the tests alone need (an sshd) comes from check-deps.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
-	linux-perf file python3-ply parallel rsync openssh-client openssh-server stress-ng ccache \
+	linux-perf file python3-ply parallel rsync openssh-client stress-ng ccache \
 	sparse
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: all deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check \
+.PHONY: all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check \
 	check-series bench-overhead clean
 
 all: kernel initramfs
@@ -33,6 +34,11 @@ deps:
 		echo "  apt-get update && apt-get install -y $$missing"; exit 1; fi; \
 	echo "deps: installing $$missing"; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
+
+# Debian's sshd for run/tests/test-distribute-ssh.sh, unpacked into
+# build/sshd-root, not installed (its package enables and starts ssh.service).
+check-deps:
+	@run/check-deps
 
 include $(wildcard initramfs/*.mk run/*.mk)
 
@@ -90,7 +96,7 @@ run:
 check:
 	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
 	rm -f $(BUILD)/check/result; \
-	run/phase deps $(MAKE) --no-print-directory deps && \
+	run/phase deps $(MAKE) --no-print-directory deps check-deps && \
 	run/phase kernels $(MAKE) --no-print-directory kernel kernel-stock kernel-variants && \
 	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools pelt-check && \
 	run/phase tests run/check; \

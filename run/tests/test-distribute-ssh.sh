@@ -2,7 +2,8 @@
 # run/tests/test-distribute-ssh.sh: run/distribute's -j warning, and
 # run/distribute --hosts over SSH for real, on this machine alone.
 #
-# A private sshd (Debian's openssh-server, make deps) listens on
+# A private sshd (Debian's, unpacked by make check-deps into build/sshd-root,
+# never installed: no service) listens on
 # 127.0.0.1 only, on a free high port, with its own config, host key and
 # authorized_keys in a mktemp -d folder: key-only logins, two ed25519
 # client keys.  An ssh config (PARALLEL_SSH="ssh -F FILE", which GNU
@@ -19,7 +20,10 @@
 # path on both sides, as README says a host needs; the "hosts" boot with
 # the fake boot of the host tests (no QEMU).  Nothing but 127.0.0.1 is
 # contacted; sshd is stopped and its folder removed on exit, on failure
-# and when interrupted.  Skipped (one "# SKIP" line) only without sshd.
+# and when interrupted.  The host's enabled services (systemctl where
+# systemd runs, else the .wants links of /etc/systemd/system) and its
+# listening sockets are the same after the test as before.  Skipped (one
+# "# SKIP" line) only without build/sshd-root.
 # TAP-ish output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,13 +69,24 @@ warned -j "$j" --hosts h1,:
 check "-j $j with ':' (this host) among the hosts: the warning" grep -q '^run/distribute: warning: -j ' "$tmp/w.err"
 
 # ---- a private sshd on 127.0.0.1 ----------------------------------------
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ ! -x "$sshd" ]; then
-	n=$((n + 1))
-	echo "ok $n - # SKIP sshd not installed (make deps: openssh-server)"
+sshd_root=$top/build/sshd-root
+sshd=$sshd_root/usr/sbin/sshd
+if [ ! -x "$sshd" ] || [ ! -r "$sshd_root/library-path" ]; then
+	skip "no sshd in $sshd_root (make check-deps)"
 	tap_end
 	exit
 fi
+# What the host offers: its enabled services (systemctl where systemd runs,
+# else the .wants links under /etc/systemd/system) and listening sockets.
+host_services() {
+	if [ -d /run/systemd/system ] && systemctl list-unit-files --state=enabled --no-legend --no-pager >"$tmp/units" 2>&1; then
+		sed 's/^/unit /' "$tmp/units"
+	else
+		find /etc/systemd/system -path '*.wants/*' 2>/dev/null | sed 's/^/wants /'
+	fi
+	ss -ltunH | awk '{ print "listening", $1, $5 }'
+}
+host_services | sort >"$tmp/services-before"
 d=$(mktemp -d "${TMPDIR:-/tmp}/pjt-sshd.XXXXXX") || exit 1
 sshd_pid= made_privsep=
 stop_sshd() {
@@ -114,6 +129,21 @@ EOF
 	chmod +x "$d/host-$h"
 	printf 'restrict,command="%s" %s\n' "$d/host-$h" "$(cat "$d/key-$h.pub")" >>"$d/authorized_keys"
 done
+# The unpacked sshd, with its libraries from $sshd_root.  Root's sshd also
+# needs its privilege separation user, whom Debian's package adds: on a
+# host without it, sshd runs in a mount namespace of its own whose
+# /etc/passwd has that user too (nobody's ids).
+{
+	echo '#!/bin/sh'
+	echo "export LD_LIBRARY_PATH='$(cat "$sshd_root/library-path")'"
+	if [ "$(id -u)" = 0 ] && ! getent passwd sshd >/dev/null; then
+		{ cat /etc/passwd; echo 'sshd:x:65534:65534::/run/sshd:/usr/sbin/nologin'; } >"$d/passwd"
+		echo "exec unshare -m sh -c 'mount --bind \"\$0\" /etc/passwd && exec \"\$@\"' '$d/passwd' '$sshd' \"\$@\""
+	else
+		echo "exec '$sshd' \"\$@\""
+	fi
+} >"$d/sshd"
+chmod +x "$d/sshd"
 # Root's sshd needs its privilege separation folder (Debian makes it when
 # its service starts, which this test does not do).
 if [ "$(id -u)" = 0 ] && [ ! -d /run/sshd ]; then
@@ -176,9 +206,9 @@ while [ -z "$port" ] && [ "$tries" -lt 8 ]; do
 	tries=$((tries + 1))
 	p=$(awk -v s="$$$tries" 'BEGIN { srand(s); print 20000 + int(rand() * 40000) }')
 	write_configs "$p"
-	"$sshd" -t -f "$d/sshd_config" >"$d/sshd-t.log" 2>&1 || break
+	"$d/sshd" -t -f "$d/sshd_config" >"$d/sshd-t.log" 2>&1 || break
 	: >"$d/sshd.log"
-	"$sshd" -D -f "$d/sshd_config" -E "$d/sshd.log" &
+	"$d/sshd" -D -f "$d/sshd_config" -E "$d/sshd.log" &
 	sshd_pid=$!
 	waited=0
 	while kill -0 "$sshd_pid" 2>/dev/null && ! grep -q "Server listening on 127.0.0.1 port $p" "$d/sshd.log" &&
@@ -196,6 +226,8 @@ check "sshd -f (own config, host key, authorized_keys in $d) listens on 127.0.0.
 	sh -c "cat '$d/sshd-t.log' '$d/sshd.log'; [ -n '$port' ] &&
 	       [ \$(grep -c 'Server listening on' '$d/sshd.log') = 1 ]"
 [ -n "$port" ] || { tap_end; exit 1; }
+check "it is the unpacked $sshd (not an installed one), and ss sees it listen on 127.0.0.1:$port" \
+	sh -c "[ \"\$(readlink /proc/$sshd_pid/exe)\" = '$sshd' ] && ss -ltnH | awk '{ print \$4 }' | grep -qx '127.0.0.1:$port'"
 export PARALLEL_SSH="ssh -F $d/ssh_config"
 check "ssh -F: pjt-a and pjt-b log in (each its own key, the host key checked), each in its own folder" \
 	sh -c "[ \"\$($PARALLEL_SSH pjt-a 'id -un; mount | grep -c \" $here \"')\" = '$user
@@ -265,4 +297,8 @@ pid=$sshd_pid
 stop_sshd
 check "sshd stopped (its folder goes at exit, also on failure or interrupt)" \
 	sh -c "! kill -0 $pid 2>/dev/null && ! $PARALLEL_SSH -o ConnectTimeout=2 pjt-a true 2>/dev/null"
+[ -z "$made_privsep" ] || { rmdir "$made_privsep"; made_privsep=; }
+host_services | sort >"$tmp/services-after"
+check "the same services enabled and the same sockets listening as before the test (listening: $(grep -c "^listening" "$tmp/services-after"), units or .wants links: $(grep -vc "^listening" "$tmp/services-after"))" \
+	diff "$tmp/services-before" "$tmp/services-after"
 tap_end
