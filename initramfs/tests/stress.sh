@@ -8,7 +8,8 @@
 #            continuously (and reads and resets pjt_stats now and then): two
 #            stress-ng of 1 worker at once, in two cgroups of unequal
 #            cpu.weight when the kernel has cgroup v2's cpu controller
-#            (FAIR_GROUP_SCHED), else side by side.
+#            (FAIR_GROUP_SCHED), throttled by a cpu.max of 3 ms a 10-ms
+#            period where it has CFS bandwidth, else side by side.
 # cpu-online (CPU hotplug, so sched-domain rebuilds, --pathological) runs
 # beside a switch stressor.  A stressor passes when stress-ng exits 0 having
 # done work (bogo ops > 0); one the guest kernel cannot run (stress-ng says
@@ -95,6 +96,14 @@ if grep -qw cgroup2 /proc/filesystems; then
 		echo 100 > $CG/stress1/cpu.weight
 		echo 300 > $CG/stress2/cpu.weight
 		groups="stress1 stress2"
+		# CFS bandwidth (CONFIG_CFS_BANDWIDTH): 3 ms a 10-ms period, so
+		# each group's entity is throttled (dequeued) and unthrottled
+		# (enqueued) about a hundred times a second while bits flip.
+		throttle=
+		if [ -f $CG/stress1/cpu.max ]; then
+			for g in $groups; do echo "3000 10000" > $CG/$g/cpu.max; done
+			throttle=1
+		fi
 	fi
 fi
 
@@ -292,6 +301,13 @@ if [ -n "$groups" ]; then
 	echo "# cpu.stat usage_usec of $groups: before" $u0 "after" $u1
 	grew() { [ "$3" -gt "$1" ] && [ "$4" -gt "$2" ]; }
 	check "both cgroups ran their stressors (cpu.stat usage_usec grew)" grew $u0 $u1
+	if [ -n "$throttle" ]; then
+		t1=$(for g in $groups; do awk '$1 == "nr_throttled" { print $2 }' $CG/$g/cpu.stat; done)
+		echo "# cpu.stat nr_throttled of $groups (quota 3 ms / 10 ms):" $t1
+		check "both cgroups were throttled (cpu.max 3000 10000; nr_throttled > 0)" grew 0 0 $t1
+	else
+		tap_skip "throttled cgroups" "no cpu.max in this kernel (CONFIG_CFS_BANDWIDTH off: the groups kernel has it)"
+	fi
 	# busybox timeout's watcher leaves up to 1 s after its stress-ng.
 	i=0
 	while [ "$(cat $CG/stress1/cgroup.procs $CG/stress2/cgroup.procs | wc -l)" != 0 ] && [ $i -lt 10 ]; do
