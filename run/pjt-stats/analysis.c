@@ -22,11 +22,11 @@
  * (disjoint) such that every B | T, T a subset of S, is a combination.
  * Only maximal designs are kept. With sign_T(c) = product over the bits b
  * of term T of (+1 if cell c sets b else -1), a block's effect of T is
- *     sum_c sign_T(c) y(c) / 2^(k-1)
+ *     sum_c sign_T(c) y(c) / 2^(k-|T|)
  * on the log values of the block's own runs (zeros as for ratios): mean
- * log with the bit minus mean log without it; for A:B half the difference
- * of A's effect with and without B. Reported as exp(): ratios, 1 = no
- * effect. Units, interval and p as for ratios, over complete blocks.
+ * log with the bit minus mean log without it; for A:B the difference of
+ * A's effect with and without B. Reported as exp(): ratios (A:B the ratio
+ * of ratios: A's ratio with B over A's ratio without B), 1 = no effect. Units, interval and p as for ratios, over complete blocks.
  *
  * Primary metrics (pulls, migrations, throughput, wake-up p99) carry
  * significance marks: a Benjamini-Hochberg adjustment (q = 0.05) over all
@@ -578,6 +578,9 @@ static void find_designs(const struct analysis *a, struct study *s)
 		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits");
 }
 
+/* A main effect over 2^(k-1) pairs of cells; an interaction A:B over
+ * 2^(k-2) quartets, so that it is the ratio of ratios (A's ratio with B
+ * over A's ratio without B), not its square root. */
 static double contrast(int k, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
@@ -588,7 +591,7 @@ static double contrast(int k, uint32_t term, const double *cell_values)
 
 		sum += sign * cell_values[c];
 	}
-	return sum / (cells / 2);
+	return sum / (cells >> popcount(term));
 }
 
 static void compute_effects(const struct analysis *a, struct study *s)

@@ -118,13 +118,13 @@ check "2x2 main effect of PJT_SHORT_TASKS on migrations: sqrt(80*50/(100*90)) = 
 	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS 'sqrt(80*50/(100*90))' ''
 check "2x2 main effect of PJT_BUSIEST on migrations: sqrt(90*50/(100*80)) = 0.75" \
 	expect_effect_near "$fact/effects.csv" migrations PJT_BUSIEST 'sqrt(90*50/(100*80))' ''
-check "2x2 interaction on migrations: sqrt(50*100/(80*90)) = 0.833" \
-	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(50*100/(80*90))' ''
-check "2x2 effects on records_per_s: ratios sqrt(930*960/(900*910)), sqrt(910*960/(900*930)), interaction sqrt(960*900/(930*910))" \
+check "2x2 interaction on migrations: the ratio of ratios (50/90)/(80/100) = 0.694, not its square root" \
+	expect_effect_near "$fact/effects.csv" migrations PJT_SHORT_TASKS:PJT_BUSIEST '50*100/(80*90)' ''
+check "2x2 effects on records_per_s: ratios sqrt(930*960/(900*910)), sqrt(910*960/(900*930)), interaction 960*900/(930*910)" \
 	sh -c "$(declare_fn near effect_of expect_effect_near)
 	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS 'sqrt(930*960/(900*910))' '' &&
 	       expect_effect_near '$fact/effects.csv' records_per_s PJT_BUSIEST 'sqrt(910*960/(900*930))' '' &&
-	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS:PJT_BUSIEST 'sqrt(960*900/(930*910))' ''"
+	       expect_effect_near '$fact/effects.csv' records_per_s PJT_SHORT_TASKS:PJT_BUSIEST '960*900/(930*910)' ''"
 check "a bit with no effect (alb_pushed is constant) is a ratio of 1, not marked" \
 	expect_effect "$fact/effects.csv" alb_pushed PJT_BUSIEST 1 ''
 # two bits that each halve pulls, independently (multiplicative): on the
@@ -139,6 +139,24 @@ check "two bits that each halve pulls independently: main effects 0.5, interacti
 	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS 0.5 '' &&
 	       expect_effect_near '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST 1 '' &&
 	       [ \"\$(effect_of '$tmp/halves/effects.csv' lb_pulls_total PJT_SHORT_TASKS:PJT_BUSIEST p)\" = 1 ]"
+# a known interaction: PJT_SHORT_TASKS changes nothing alone and doubles
+# every primary metric with PJT_BUSIEST on (the AB cell x2), so its ratio
+# is 1 without B and 2 with it: the interaction, a ratio of ratios, is 2.0
+# (printed as its square root, 1.41, before)
+mkdir -p "$tmp/inter"
+gen "$tmp/inter/runs.csv" seed=7 reps=2 boots=8 extra=1 workloads=1 effect=AB:2 \
+	"combos=stock=none;A=PJT_SHORT_TASKS;B=PJT_BUSIEST;AB=PJT_SHORT_TASKS+PJT_BUSIEST"
+"$top/run/stats" -q --report "$tmp/inter" >/dev/null 2>&1
+interaction_two() {
+	line=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["metric"] == "lb_pulls_total" && $c["term"] == "PJT_SHORT_TASKS:PJT_BUSIEST" {
+			print $c["effect"], $c["ci_lo"], $c["ci_hi"] }' "$tmp/inter/effects.csv")
+	echo "interaction (estimate, interval): $line"
+	echo "$line" | awk '{ exit !($1 > 1.6 && $1 < 2.4 && $2 <= 2 && $3 >= 2 && $2 > sqrt(2)) }' &&
+		grep -q '^- Interaction PJT_SHORT_TASKS:PJT_BUSIEST (factorial effect, a ratio of ratios[^)]*): pulls up (1\.[6-9][0-9]* \[' "$tmp/inter/report.md"
+}
+check "a true interaction of 2.0 (a bit that doubles pulls only with the other): effects.csv and the report say about 2, 2 inside the interval, its square root outside" \
+	interaction_two
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["design"], $c["base"], $c["cells"] }' "$1" | sort -u
