@@ -803,6 +803,14 @@ static void declared_comparisons(const struct analysis *a, struct study *st)
 
 			if (g >= 0 && ref >= 0) {
 				paired_ratio(a, st, g, ref, m, c, scratch, iscratch);
+				/* its blocks, all from one boot, would stand for boots the
+				 * other comparisons have: p = 1 in the family, no star */
+				if (c->present && st->nboots >= 2 && strcmp(c->unit, "boot")) {
+					c->p = NAN;
+					c->note = xasprintf("untested: its %d pair%s come%s from one boot of %d, and a declared comparison needs 2 boots",
+							    c->n_units, c->n_units == 1 ? "" : "s",
+							    c->n_units == 1 ? "s" : "", st->nboots);
+				}
 			} else {
 				memset(c, 0, sizeof(*c));
 				c->value = c->lo = c->hi = c->level = c->p = c->q = NAN;

@@ -1159,7 +1159,7 @@ static char *nothing_resolved_reason(const struct analysis *a, const struct stud
 			}
 		}
 	if (!units)
-		return xstrdup("no declared comparison could be tested here (a side is missing, or no block holds both)");
+		return xstrdup("no declared comparison could be tested here (a side is missing, no block holds both, or its pairs come from one boot of several)");
 	if (sign_test_min_p(units) > need)
 		return xasprintf("this design cannot resolve anything: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, and Holm over the family of %d needs %.3g",
 				 units, unit, units, sign_test_min_p(units), a->family, need);
