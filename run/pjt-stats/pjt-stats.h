@@ -126,8 +126,8 @@ struct sample {              /* one metric's values in one group */
 
 /* A paired comparison (ratio) or a factorial effect: the median of its
  * units (blocks, or boots when there are several), the order-statistic
- * interval of the units, the signed-rank p and, for primary metrics, the
- * Benjamini-Hochberg q over all primary comparisons of the analysis. */
+ * interval of the units, the sign test's p and, in the declared family,
+ * Holm's adjusted p (q). */
 struct comparison {
 	int present;             /* value computed */
 	double value, lo, hi, level;
@@ -137,7 +137,14 @@ struct comparison {
 	int primary, sig;
 	int confirmatory;        /* in the declared family (Holm); else marginal, not adjusted */
 	const char *note;        /* why a cell is empty, or "" */
+	/* a count 0 in every unit of a side: no ratio (value NaN), the sides'
+	 * medians per run instead ("0 against 46") and the sign test's p */
+	int zero_side;           /* ZERO_NONE, ZERO_X, ZERO_REF, ZERO_BOTH */
+	double x_median, ref_median;
 };
+enum { ZERO_NONE, ZERO_X, ZERO_REF, ZERO_BOTH };
+/* "0 against 46" (the sides' medians per run), "both 0" */
+char *zero_side_text(const struct comparison *c);
 
 struct combo {
 	char *name;

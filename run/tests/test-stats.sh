@@ -169,6 +169,22 @@ check "a declared comparison whose pairs come from one boot of 4: untested (p em
 	sh -c "[ \$(grep -c ',confirmatory,.*,8,block,,1,,\"untested: its 8 pairs come from one boot of 4' '$tmp/lost/comparisons.csv') -eq 4 ] &&
 	       grep -q 'rfc-after against stock: not tested (untested: its 8 pairs come from one boot of 4' '$tmp/lost/report.md' &&
 	       ! grep -q '\*' '$tmp/lost/comparisons.csv'"
+# the RFC's own result (fixtures/rfc-zero-pulls.csv): rfc-after 0 pulls in
+# every one of 8 boots, rfc-before 43 to 50 (median 46), alb_pushed 0
+# everywhere. Not 47.0 = (46+1)/(0+1) nor "1.000 [1.000, 1.000]": "0
+# against 46", the sign test of the 8 boots' counts (p 2/2^8, Holm over 4:
+# 0.03125, resolved), and "both 0"
+mkdir -p "$tmp/rfczero"
+cp "$fixtures/rfc-zero-pulls.csv" "$tmp/rfczero/runs.csv"
+"$top/run/stats" -q --declare rfc-after,rfc-before --report "$tmp/rfczero" >/dev/null 2>&1
+check "0 pulls in every boot against 46: '0 against 46: resolved', sign-test p 0.0078, Holm 0.0313, no ratio of shifted values" \
+	sh -c "grep -q '^1x4x1,duty[^,]*,rfc-after,rfc-before,lb_pulls_total,1,confirmatory,,,,,8,boot,0.0078125,0.03125,\*,\"this side 0 in every boot: no ratio; per run 0 against 46,' '$tmp/rfczero/comparisons.csv' &&
+	       grep -q '^- duty [^:]*: rfc-after against rfc-before: pulls 0 against 46: resolved (Holm p=0.0313 \*); not resolved: migrations ' '$tmp/rfczero/report.md' &&
+	       grep -q '| 0 against 46, Holm p=0.0313 \* |\$' '$tmp/rfczero/report.md' && ! grep -q '47\.0\|4600\|4,600' '$tmp/rfczero/report.md'"
+check "a secondary count 0 in every run of both sides: 'both 0', never 1.000 [1.000, 1.000]" \
+	sh -c "grep -q '^| alb_pushed | 1 (reference) | both 0 | both 0 |\$' '$tmp/rfczero/report.md' &&
+	       grep -q ',rfc-after,rfc-before,alb_pushed,0,exploratory,,,,,8,boot,,,,\"both 0 in every boot: no ratio, no test\"' '$tmp/rfczero/comparisons.csv' &&
+	       ! grep -q '^| alb_pushed .*1\.000 \[1\.000, 1\.000\]' '$tmp/rfczero/report.md'"
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["design"], $c["base"], $c["cells"] }' "$1" | sort -u
@@ -398,21 +414,23 @@ check "the report decomposes the RFC's change: metric's effect (mid/old) and new
 	       grep -q \"^- Metric's effect: mid had [0-9.]*% [a-z]* pulls than old (paired ratio \" '$tmp/byset/report.md' &&
 	       grep -q \"^- New rules' effect: new had [0-9.]*% fewer pulls than mid (paired ratio 0\\.[0-9]*, 97.85% interval\" '$tmp/byset/report.md'"
 
-# a reference of 0 pulls: the count goes on the log(x+1) scale in every
-# block of that comparison (said in the note); never an empty bound or "inf"
+# a reference of 0 pulls in every block: no ratio (not (x+1)/(0+1)), the
+# sides' medians per run and the sign test of the blocks' counts; never "inf"
 awk -F, -v OFS=, 'NR > 1 && $3 == "stock" { $8 = $9 = $10 = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/zero.csv"
 "$top/run/stats" -q -o "$tmp/zero" "$tmp/zero.csv"
-check "a ratio to a reference of 0 pulls: on log(x+1), with a note, bounds present, no cell says inf" \
+check "a reference of 0 pulls in every block: no ratio, 40 against 0 in the note, the sign test's p 2/2^6, no cell says inf" \
 	sh -c "grep '^1x4x1,duty[^,]*,rfc-after,.*,lb_pulls_total,' '$tmp/zero/summary.csv' |
-	       grep -q ',[0-9.]*,[0-9.]*,[0-9.]*,96.875,6,block,0.03125,[0-9.e-]*,[*]*,a 0 count: log(x+1) in every block,' && ! grep -qi 'inf' '$tmp/zero/summary.csv'"
+	       grep -q ',,,,,6,block,0.03125,,,\"the reference 0 in every block: no ratio; per run 40 against 0, sign test of the counts per block\",' && ! grep -qi 'inf,' '$tmp/zero/summary.csv'"
 
-# zeros on the combination's side in 3 of 6 blocks: every block on
-# log(x+1), so the median, both bounds and the test stand on 6 units
+# zeros on the combination's side in 3 of 6 blocks: those blocks' log
+# ratios are -inf (ratio 0), counted by their sign: the median block ratio
+# between 0 and 0.4 (their mean as ratios, 0.2), the interval [0, 0.434]
+# and the test stand on 6 units, unshifted
 awk -F, -v OFS=, 'NR > 1 && $3 == "rfc-after" && $6 < 4 { $8 = $9 = $10 = 0 } { print }' "$fixtures/factorial-2x2.csv" >"$tmp/halfzero.csv"
 "$top/run/stats" -q -o "$tmp/halfzero" "$tmp/halfzero.csv"
 check "half the blocks 0 on one side: a ratio with both bounds on log(x+1), p over the 6 units it states" \
 	expect_fields "$tmp/halfzero/summary.csv" rfc-after duty lb_pulls_total \
-	"ratio_to_stock_level=96.875 ratio_to_stock_units=6 ratio_to_stock_p=0.03125 ratio_to_stock_note=a_0_count:_log(x+1)_in_every_block"
+	"ratio_to_stock=0.2 ratio_to_stock_lo=0 ratio_to_stock_hi=0.4339622642 ratio_to_stock_level=96.875 ratio_to_stock_units=6 ratio_to_stock_p=0.03125 ratio_to_stock_note=3_blocks_with_a_0_on_one_side_(log_ratio_-inf_or_+inf:_counted_by_its_sign)"
 # the old case: a 0 reference in a boot of two blocks made that boot's unit
 # infinite or NaN, the label "4 boots" and the p from 3
 awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } { b = int(($6 - 1) / 2) + 1; if ($3 == "stock" && $6 == 1) $8 = $9 = $10 = 0; print $0 "," b }' \
@@ -488,7 +506,7 @@ check "crashed cells come first in the summary, and each comparison states its o
 	       [ \"\$(grep -v '^\$' '$tmp/cf.sum' | sed -n 2p)\" = 'Cells with crashed or failed runs (excluded from the statistics; each comparison below states the units it has):' ] &&
 	       grep -q '^- rfc-after, duty .*: 3 of 6 runs crashed, 0 failed (3 ok)\.\$' '$tmp/cf.sum' &&
 	       grep -q '^Paired ratios \[[0-9.]*% interval\] over 6 boots (unless one says otherwise)' '$tmp/cf.sum' &&
-	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls (3 boots)' &&
+	       grep '^- rfc-after against stock' '$tmp/cf.sum' | head -1 | grep -q 'pulls -58.3% \\[-60.0%, -56.6%\\] (3 boots, 75%)' &&
 	       ! grep '^- rfc-before against stock' '$tmp/cf.sum' | head -1 | grep -q 'boots'"
 
 # patch 17's PJT_CLASSIFY beside the RFC's reference points: still them
@@ -713,8 +731,9 @@ check "a strong declared effect (rfc-after halves the primary metrics, 12 blocks
 	       grep -Eq '^- duty [^:]*: rfc-after against rfc-before: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\], Holm p=0\\.00[0-9]* \\*\\)' '$tmp/strong.sum' &&
 	       grep -Eq '^- rfc-after against stock: [0-9.]+% fewer pulls \\(0\\.[0-9]+ \\[0\\.[0-9]+, 0\\.[0-9]+\\], p=0\\.000488\\)' '$tmp/strong.sum' &&
 	       ! grep '^- rfc-after against stock' '$tmp/strong.sum' | grep -q '[*]'"
-check "... and says nothing resolved where nothing was (stock's own combinations on null cells)" \
-	grep -q '^- PJT_IDLEST against stock: nothing beyond the noise (pulls, migrations, throughput, wake-up p99 latency)\.$' "$tmp/strong.sum"
+size='[-+][0-9.]+% \[[-+][0-9.]+%, [-+][0-9.]+%\]' # "-2.5% [-11.0%, +8.0%]"
+check "... and says nothing resolved where nothing was (stock's own combinations on null cells), with the sizes" \
+	grep -Eq "^- PJT_IDLEST against stock: no p at or below 0\\.05: pulls $size, migrations $size, throughput $size, wake-up p99 latency $size\\.\$" "$tmp/strong.sum"
 check "the summary sets the RFC's table beside ours (0 and 46 pulls, 971,114 and 945,158 records/s, our paired ratio; n, level and units once, above it)" \
 	sh -c "grep -q '^Ours: Median \[96\.14% interval\] of n=12 runs per combination, 10-s runs; the paired ratio \[96\.14% interval\] over 12 blocks with its Holm-adjusted p' '$tmp/strong.sum' &&
 	       grep -Eq '^\| Average number of migrations \(pulls\) \(lb_pulls_total\) \| 0 \| 46 \| 0\.000 \(-100\.0%\) \| [0-9,.]+ \[[0-9,.]+, [0-9,.]+\] \| .* \| 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\], Holm p=[0-9.e-]+ \* \|$' '$tmp/strong.sum'"
