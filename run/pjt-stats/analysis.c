@@ -404,7 +404,7 @@ int boot_units(double *d, const int *boot, int n, int nboots, const char **unit)
 
 /* Counts (pulls, migrations, counters) may be 0 in a run; any other
  * measurement that reads 0 was not really measured. */
-static int is_count_metric(const char *name)
+int is_count_metric(const char *name)
 {
 	return !strcmp(name, "lb_pulls_total") || is_count_column(name);
 }

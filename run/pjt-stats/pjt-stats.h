@@ -237,6 +237,7 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
  * the values come from two or more boots, else d itself; returns the count. */
 int boot_units(double *d, const int *boot, int n, int nboots, const char **unit);
 int is_primary_metric(const char *name);
+int is_count_metric(const char *name); /* pulls, migrations, counters: may be 0 */
 /* Which way a metric is better: the one definition (analysis.c). */
 enum { BETTER_LOWER = -1, BETTER_UNDEFINED = 0, BETTER_HIGHER = 1 };
 int metric_better(const char *name);
