@@ -364,8 +364,18 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
 	c->hi = ci.hi;
 	c->level = ci.level;
 	c->p = sign_test_p(units, n);
-	if (n < 2)
+	if (n < 2) {
 		c->note = "one unit: no interval";
+	} else {
+		int ties = 0;
+
+		for (int i = 0; i < n; i++)
+			ties += units[i] == 0;
+		/* equal values (a quantised metric: wake-up p50 in 1-us steps) */
+		if (ties)
+			c->note = xasprintf("%d of %d %ss tie at a ratio of exactly 1 (equal values): each counts on both sides of the sign test and p is at least %.3g",
+					    ties, n, unit, sign_test_tie_floor(n, ties));
+	}
 }
 
 /* d[i] with the boot index of each: the units (boots when several). */

@@ -96,6 +96,7 @@ int median_interval_rank(int n, double *level);
  * smallest p it can give with n units (2/2^n). */
 double sign_test_p(const double *d, int n);
 double sign_test_min_p(int n);
+double sign_test_tie_floor(int n, int ties); /* the smallest p with ties among n */
 /* Holm's step-down adjusted p-values of p[0..n) (NaN counts as 1). */
 void holm_adjust(const double *p, double *q, int n);
 /* Benjamini-Hochberg adjusted p-values (q) of p[0..n). */

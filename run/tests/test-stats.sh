@@ -185,6 +185,30 @@ check "a secondary count 0 in every run of both sides: 'both 0', never 1.000 [1.
 	sh -c "grep -q '^| alb_pushed | 1 (reference) | both 0 | both 0 |\$' '$tmp/rfczero/report.md' &&
 	       grep -q ',rfc-after,rfc-before,alb_pushed,0,exploratory,,,,,8,boot,,,,\"both 0 in every boot: no ratio, no test\"' '$tmp/rfczero/comparisons.csv' &&
 	       ! grep -q '^| alb_pushed .*1\.000 \[1\.000, 1\.000\]' '$tmp/rfczero/report.md'"
+# a quantised metric: wake-up p50 at 40 us in 6 of 8 blocks of both sides
+# (rfc-after 41 in the other 2): 6 ties, so p is 1 whatever the rest do,
+# and the note says so
+gen "$tmp/ties.csv" seed=9 reps=8 workloads=1
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	{ $c["wakeup_p50_us"] = ($c["combo"] == "rfc-after" && $c["rep"] > 6) ? 41 : 40; print }' "$tmp/ties.csv" >"$tmp/ties2.csv"
+"$top/run/stats" -q -o "$tmp/ties" "$tmp/ties2.csv"
+check "a quantised metric with ties (wake-up p50, 6 of 8 blocks equal): p 1, and the note says why" \
+	expect_fields "$tmp/ties/summary.csv" rfc-after duty wakeup_p50_us \
+	"ratio_to_stock_p=1 ratio_to_stock_note=6_of_8_blocks_tie_at_a_ratio_of_exactly_1_(equal_values):_each_counts_on_both_sides_of_the_sign_test_and_p_is_at_least_1"
+# extreme values: records/s 1e-200 against 1e200 in one of 2 blocks;
+# log(x/r) underflowed to -inf there and the median of the 2 units was
+# undefined (an empty ratio); log x - log r is -921, the ratio 1e-200
+gen "$tmp/extreme.csv" seed=9 reps=2 workloads=1
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$c["rep"] == 1 && $c["combo"] == "rfc-after" { $c["records_per_s"] = "1e-200" }
+	$c["rep"] == 1 && $c["combo"] == "stock" { $c["records_per_s"] = "1e200" } { print }' "$tmp/extreme.csv" >"$tmp/extreme2.csv"
+"$top/run/stats" -q -o "$tmp/extreme" "$tmp/extreme2.csv"
+extreme_finite() {
+	v=$(summary_field "$tmp/extreme/summary.csv" rfc-after duty records_per_s ratio_to_stock)
+	echo "ratio_to_stock $v"
+	awk -v v="$v" 'BEGIN { exit !(v != "" && v + 0 > 0 && v + 0 < 1e-150) }'
+}
+check "extreme values (1e-200 against 1e200): the log ratio does not underflow to -inf, the ratio is about 1e-200, not empty" extreme_finite
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["design"], $c["base"], $c["cells"] }' "$1" | sort -u
