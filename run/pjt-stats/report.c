@@ -1044,6 +1044,49 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 
 /* ---- the summary the report leads with ---- */
 
+/* What the verdict must be read with: runs measured on a busy host (over
+ * host.txt's busy-limit, run/matrix's default 0.15), and combinations
+ * booted on different kernels. */
+static void run_caveats(struct doc *d, const struct analysis *a)
+{
+	const struct run_table *t = a->table;
+	int col = column_index(t, "host_cpu_busy"), busy = 0, measured = 0, nk;
+	char *path = xasprintf("%s/host.txt", d->dir), *host = read_whole_file(path, NULL), **kernels;
+	double limit = 0.15;
+
+	if (host) {
+		struct kv kv = { 0 };
+		const char *v;
+
+		kv_parse(&kv, host);
+		if ((v = kv_get(&kv, "busy-limit")))
+			limit = atof(v);
+	}
+	for (int r = 0; col >= 0 && r < t->nrows; r++)
+		if (!isnan(t->rows[r].value[col])) {
+			measured++;
+			busy += t->rows[r].value[col] > limit;
+		}
+	if (busy) {
+		char *text = xasprintf("Busy host: %d of %d runs were measured while the host's other load was above %g of its CPUs (host_cpu_busy): their times and counts may carry it, and the verdict below with them.",
+				       busy, measured, limit);
+
+		para(d, text);
+		free(text);
+	}
+	nk = column_values(t, "kernel_sha256", &kernels);
+	if (nk > 1) {
+		char *text = xasprintf("Kernels: these runs booted %d different kernels (kernel_sha256): a ratio between combinations of two kernels measures the kernels as well as the bits (run/compare compares builds).",
+				       nk);
+
+		para(d, text);
+		free(text);
+	}
+	free(kernels);
+	free(path);
+	free(host);
+}
+
 /* "66.7% fewer pulls", "2.7% higher throughput" */
 static char *change_phrase(const char *metric, double ratio)
 {
@@ -1609,6 +1652,7 @@ static void summary_section(struct doc *d, const struct analysis *a)
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	crashed_cells(d, a);
+	run_caveats(d, a);
 	if (a->ndeclared) {
 		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
 				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,

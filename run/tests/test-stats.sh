@@ -209,6 +209,29 @@ extreme_finite() {
 	awk -v v="$v" 'BEGIN { exit !(v != "" && v + 0 > 0 && v + 0 < 1e-150) }'
 }
 check "extreme values (1e-200 against 1e200): the log ratio does not underflow to -inf, the ratio is about 1e-200, not empty" extreme_finite
+# three kernels, one per combination, and 2 of 24 runs on a busy host
+# (host_cpu_busy above host.txt's busy-limit 0.2): both said before the verdict
+mkdir -p "$tmp/kernels"
+gen "$tmp/kernels/all.csv" seed=12 reps=8 boots=1 extra=1 workloads=1 \
+	"combos=stock=none;rfc-before=PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+LEGACY_LOAD;rfc-after=PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print $0, "host_cpu_busy"; next }
+	{ $c["kernel_sha256"] = $c["combo"] == "stock" ? "aaaa1111" : $c["combo"] == "rfc-before" ? "bbbb2222" : "cccc3333"
+	  print $0, ($c["seq"] == 5 || $c["seq"] == 9) ? 0.4 : 0.01 }' "$tmp/kernels/all.csv" >"$tmp/kernels/runs.csv"
+printf 'busy-limit: 0.2\n' >"$tmp/kernels/host.txt"
+"$top/run/stats" -q --report "$tmp/kernels" >/dev/null 2>"$tmp/kernels.err"
+check "combinations on three different kernels: a warning naming file:line and both kernels, and the report says so before the verdict" \
+	sh -c "grep -q 'warning: .*/kernels/runs.csv:3: combo .rfc-before. ran kernel_sha256 bbbb2222..., combo .stock. (line 2) aaaa1111...: a ratio between combinations of two builds' '$tmp/kernels.err' &&
+	       sed -n '/^## Summary/,/^#### The declared/p' '$tmp/kernels/report.md' | grep -q '^Kernels: these runs booted 3 different kernels (kernel_sha256)'"
+check "runs on a busy host are counted in the summary, against host.txt's busy-limit (2 of 24 above 0.2)" \
+	sh -c "sed -n '/^## Summary/,/^### Topology/p' '$tmp/kernels/report.md' | grep -q '^Busy host: 2 of 24 runs were measured while the host.s other load was above 0.2 of its CPUs'"
+# boot 1 of rfc-zero-pulls.csv pasted in again as boot 9, new seqs: refused
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } { print }
+	NR > 1 && $c["boot"] == 1 { copy[++n] = $0 }
+	END { for (i = 1; i <= n; i++) { $0 = copy[i]; $c["boot"] = 9; $c["seq"] = 100 + i; print } }' \
+	"$fixtures/rfc-zero-pulls.csv" >"$tmp/pasted.csv"
+check "a boot pasted in twice (boot 1 again as boot 9, new seqs): exit 2, FILE:26 names the copy and the boot it repeats" \
+	sh -c "'$top/run/stats' -q -o '$tmp/pasted' '$tmp/pasted.csv' 2>'$tmp/pasted.err'; [ \$? -eq 2 ] &&
+	       grep -q 'pasted.csv:26: boot 9 repeats boot 1 (from line 2) run for run' '$tmp/pasted.err'"
 designs() { # designs EFFECTS.csv: "design base cells" lines, sorted, unique
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["design"], $c["base"], $c["cells"] }' "$1" | sort -u
