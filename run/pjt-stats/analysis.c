@@ -10,27 +10,33 @@
  * interval (runs as units) at its own level (order.c).
  *
  * Ratio of group g to reference r: per block holding both, the paired log
- * ratio log(x_g / x_r); for a count with a 0 in the comparison
- * log((x_g+1)/(x_r+1)) in every block; a 0 in another metric drops the
- * block. No unit is ever infinite. The units are
- * the blocks, or, when the pairs come from two or more boots, the boots
- * (each boot's median log ratio), so boot-to-boot variance is inside the
- * interval. Estimate exp(median of the units), interval exp of their
+ * ratio log x_g - log x_r; a 0 in a metric that is not a count drops the
+ * block. The units are the blocks, or, when the pairs come from two or
+ * more boots, the boots (each boot's median log ratio), so boot-to-boot
+ * variance is inside the interval. A count is never shifted (log(x+1)
+ * biases small counts toward 1): a boot's unit is the log ratio of its
+ * summed counts, a unit 0 on one side -inf or +inf; a side 0 in every unit
+ * has no ratio, "0 against 46" and the sign test of the counts instead
+ * (count_ratio). Estimate exp(median of the units), interval exp of their
  * order-statistic interval, p from the sign test that interval inverts.
  *
  * Effects: every 2^k design (k >= 2) present: bits S and a base set B
  * (disjoint) such that every B | T, T a subset of S, is a combination.
  * Only maximal designs are kept. With sign_T(c) = product over the bits b
  * of term T of (+1 if cell c sets b else -1), a block's effect of T is
- *     sum_c sign_T(c) y(c) / 2^(k-1)
- * on the log values of the block's own runs (zeros as for ratios): mean
- * log with the bit minus mean log without it; for A:B half the difference
- * of A's effect with and without B. Reported as exp(): ratios, 1 = no
- * effect. Units, interval and p as for ratios, over complete blocks.
+ *     sum_c sign_T(c) y(c) / 2^(k-|T|)
+ * on the log values of the block's own runs (a block with a 0 dropped,
+ * counted in the note): mean log with the bit minus mean log without it;
+ * for A:B the difference of A's effect with and without B. Reported as
+ * exp(): ratios (A:B the ratio of ratios: A's ratio with B over A's ratio
+ * without B), 1 = no effect. Units, interval and p as for ratios, over
+ * complete blocks.
  *
- * Primary metrics (pulls, migrations, throughput, wake-up p99) carry
- * significance marks: a Benjamini-Hochberg adjustment (q = 0.05) over all
- * primary comparisons of the analysis, ratios and effects together. */
+ * Only the declared comparisons (the matrix's compare lines) x the primary
+ * metrics (pulls, migrations, throughput, wake-up p99) x the studies are
+ * tested: one family, Holm at 5% (adjust_family), the only stars.
+ * Everything else (other ratios, secondary metrics, effects) has its
+ * marginal p, not adjusted, never starred. */
 #include "pjt-stats.h"
 
 #include <math.h>
@@ -358,8 +364,18 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
 	c->hi = ci.hi;
 	c->level = ci.level;
 	c->p = sign_test_p(units, n);
-	if (n < 2)
+	if (n < 2) {
 		c->note = "one unit: no interval";
+	} else {
+		int ties = 0;
+
+		for (int i = 0; i < n; i++)
+			ties += units[i] == 0;
+		/* equal values (a quantised metric: wake-up p50 in 1-us steps) */
+		if (ties)
+			c->note = xasprintf("%d of %d %ss tie at a ratio of exactly 1 (equal values): each counts on both sides of the sign test and p is at least %.3g",
+					    ties, n, unit, sign_test_tie_floor(n, ties));
+	}
 }
 
 /* d[i] with the boot index of each: the units (boots when several). */
@@ -398,23 +414,133 @@ int boot_units(double *d, const int *boot, int n, int nboots, const char **unit)
 
 /* Counts (pulls, migrations, counters) may be 0 in a run; any other
  * measurement that reads 0 was not really measured. */
-static int is_count_metric(const char *name)
+int is_count_metric(const char *name)
 {
 	return !strcmp(name, "lb_pulls_total") || is_count_column(name);
 }
 
-/* The log scale of a comparison: log(x + shift); shift 1 for a count
- * metric when a 0 occurs among the values compared (every value then
- * gets it, so the units stay comparable), else 0. A 0 in another metric
- * drops its block (counted in the note). Never an infinite unit. */
-static const char *zero_note(const char *metric, int shift, int dropped)
+static const char *dropped_note(int dropped)
 {
-	(void)metric;
-	if (shift)
-		return "a 0 count: log(x+1) in every block";
-	if (dropped)
-		return xasprintf("%d block%s with a 0 dropped", dropped, dropped == 1 ? "" : "s");
-	return "";
+	return dropped ? xasprintf("%d block%s with a 0 dropped", dropped, dropped == 1 ? "" : "s") : "";
+}
+
+/* Counts: each unit's totals of both sides, packed at the front of vx and
+ * vr, and its runs in runs[]: a boot's sums when the pairs come from 2 or
+ * more boots (a rate ratio per boot: no median of tiny per-run ratios),
+ * else each block's pair. Returns the number of units. */
+static int count_units(double *vx, double *vr, int *runs, const int *boot, int n, int nboots,
+		       const char **unit)
+{
+	int nb = 0, out = 0, *slot = xmalloc((nboots + 1) * sizeof(int));
+
+	for (int b = 0; b < nboots; b++)
+		slot[b] = -1;
+	for (int i = 0; i < n; i++)
+		if (slot[boot[i]] < 0)
+			slot[boot[i]] = nb++;
+	*unit = nb >= 2 ? "boot" : "block";
+	if (nb < 2) {
+		for (int i = 0; i < n; i++)
+			runs[i] = 1;
+		free(slot);
+		return n;
+	}
+	double *sx = xcalloc(nb, sizeof(double)), *sr = xcalloc(nb, sizeof(double));
+
+	for (int i = 0; i < nb; i++)
+		runs[i] = 0;
+	for (int i = 0; i < n; i++) {
+		int u = slot[boot[i]];
+
+		sx[u] += vx[i];
+		sr[u] += vr[i];
+		runs[u]++;
+	}
+	for (out = 0; out < nb; out++) {
+		vx[out] = sx[out];
+		vr[out] = sr[out];
+	}
+	free(sx);
+	free(sr);
+	free(slot);
+	return out;
+}
+
+/* The median over the units of a side's total per run. */
+static double per_run_median(const double *v, const int *runs, int n)
+{
+	double *t = xmalloc((n + 1) * sizeof(double)), med;
+
+	for (int i = 0; i < n; i++)
+		t[i] = v[i] / runs[i];
+	sort_doubles(t, n);
+	med = median_sorted(t, n);
+	free(t);
+	return med;
+}
+
+/* A count's comparison. With each side's total somewhere above 0, the
+ * units are log(total_x) - log(total_ref), a unit with a 0 on one side
+ * -inf or +inf (its sign is what the sign test needs; the order
+ * statistics may then reach 0 or unbounded), a unit 0 on both a tie. When
+ * one side is 0 in every unit there is no ratio to estimate: the sides'
+ * medians per run ("0 against 46") and the exact sign test of the units'
+ * differences. Never a shifted log(x+1), which biases small counts toward
+ * a ratio of 1 and turns 0 against 46 into 1/47. */
+static void count_ratio(struct comparison *out, double *vx, double *vr, int *boot, int n,
+			int nboots, double *d)
+{
+	const char *unit;
+	int *runs = xmalloc((n + 1) * sizeof(int)), zx = 0, zr = 0, one_side = 0;
+
+	n = count_units(vx, vr, runs, boot, n, nboots, &unit);
+	for (int i = 0; i < n; i++) {
+		zx += vx[i] == 0;
+		zr += vr[i] == 0;
+		one_side += (vx[i] == 0) != (vr[i] == 0);
+	}
+	if (n && (zx == n || zr == n)) {
+		for (int i = 0; i < n; i++)
+			d[i] = vx[i] - vr[i];
+		comparison_of_units(out, d, n, unit);
+		out->zero_side = zx == n && zr == n ? ZERO_BOTH : zx == n ? ZERO_X : ZERO_REF;
+		out->x_median = per_run_median(vx, runs, n);
+		out->ref_median = per_run_median(vr, runs, n);
+		out->value = out->lo = out->hi = out->level = NAN;
+		if (out->zero_side == ZERO_BOTH) {
+			out->p = NAN;
+			out->note = xasprintf("both 0 in every %s: no ratio, no test", unit);
+		} else {
+			out->note = xasprintf("%s 0 in every %s: no ratio; per run %g against %g, sign test of the counts per %s",
+					      zx == n ? "this side" : "the reference", unit,
+					      out->x_median, out->ref_median, unit);
+		}
+		free(runs);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		d[i] = vx[i] == vr[i] ? 0 : log(vx[i]) - log(vr[i]);
+	comparison_of_units(out, d, n, unit);
+	if (out->present) {
+		/* the two middle units one at ratio 0 (or unbounded): no mean of
+		 * logs; their mean as ratios */
+		out->value = isnan(out->value) ? (exp(d[n / 2 - 1]) + exp(d[n / 2])) / 2 : exp(out->value);
+		out->lo = exp(out->lo);
+		out->hi = exp(out->hi);
+	}
+	if (one_side) {
+		char *zn = xasprintf("%d %s%s with a 0 on one side (log ratio -inf or +inf: counted by its sign)",
+				     one_side, unit, one_side == 1 ? "" : "s");
+
+		out->note = *out->note ? xasprintf("%s; %s", out->note, zn) : zn;
+	}
+	free(runs);
+}
+
+char *zero_side_text(const struct comparison *c)
+{
+	return c->zero_side == ZERO_BOTH ? xstrdup("both 0")
+		: xasprintf("%g against %g", c->x_median, c->ref_median);
 }
 
 static void paired_ratio(const struct analysis *a, const struct study *st, int g, int ref, int m,
@@ -422,7 +548,7 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 {
 	const struct group *x = &st->groups[g], *r = &st->groups[ref];
 	const char *unit, *note;
-	int n = 0, shift = 0, dropped = 0, count = is_count_metric(a->metric_names[m]);
+	int n = 0, dropped = 0, count = is_count_metric(a->metric_names[m]);
 	double *vx = xmalloc((st->nblocks + 1) * sizeof(double));
 	double *vr = xmalloc((st->nblocks + 1) * sizeof(double));
 
@@ -435,20 +561,25 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 		vr[n] = metric_value(a, &a->table->rows[rr], m);
 		if (isnan(vx[n]) || isnan(vr[n]))
 			continue;
-		if (vx[n] == 0 || vr[n] == 0) {
-			if (!count) {
-				dropped++;
-				continue;
-			}
-			shift = 1;
+		if (!count && (vx[n] <= 0 || vr[n] <= 0)) {
+			dropped++;
+			continue;
 		}
 		boot[n++] = st->block_boot[b];
 	}
+	if (count) {
+		count_ratio(out, vx, vr, boot, n, st->nboots, d);
+		out->primary = a->primary[m];
+		free(vx);
+		free(vr);
+		return;
+	}
+	/* a difference of logs: log(x / r) underflows to -inf for extreme values */
 	for (int i = 0; i < n; i++)
-		d[i] = log((vx[i] + shift) / (vr[i] + shift));
+		d[i] = log(vx[i]) - log(vr[i]);
 	free(vx);
 	free(vr);
-	note = zero_note(a->metric_names[m], shift, dropped);
+	note = dropped_note(dropped);
 	n = boot_units(d, boot, n, st->nboots, &unit);
 	comparison_of_units(out, d, n, unit);
 	out->primary = a->primary[m];
@@ -578,6 +709,9 @@ static void find_designs(const struct analysis *a, struct study *s)
 		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits");
 }
 
+/* A main effect over 2^(k-1) pairs of cells; an interaction A:B over
+ * 2^(k-2) quartets, so that it is the ratio of ratios (A's ratio with B
+ * over A's ratio without B), not its square root. */
 static double contrast(int k, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
@@ -588,7 +722,7 @@ static double contrast(int k, uint32_t term, const double *cell_values)
 
 		sum += sign * cell_values[c];
 	}
-	return sum / (cells / 2);
+	return sum / (cells >> popcount(term));
 }
 
 static void compute_effects(const struct analysis *a, struct study *s)
@@ -618,16 +752,10 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				free(per_block);
 				continue;
 			}
-			/* the log scale: log(y), log(y+1) for a count with a 0 in the design */
-			int shift = 0, dropped = 0, count = is_count_metric(a->metric_names[m]);
+			/* log(y); a block with a 0 has no log and is dropped (the note
+			 * counts them): no shifted log(y+1), which biases toward 1 */
+			int dropped = 0;
 
-			for (int b = 0; b < s->nblocks && count; b++)
-				for (uint32_t c = 0; c < cells; c++) {
-					int row = s->groups[ds->cell_group[c]].block_row[b];
-
-					if (row >= 0 && metric_value(a, &a->table->rows[row], m) == 0)
-						shift = 1;
-				}
 			for (int b = 0; b < s->nblocks; b++) {
 				double y[256];
 				uint32_t c;
@@ -637,11 +765,11 @@ static void compute_effects(const struct analysis *a, struct study *s)
 
 					if (row < 0 || isnan(y[c] = metric_value(a, &a->table->rows[row], m)))
 						break;
-					if (y[c] + shift <= 0) {
+					if (y[c] <= 0) {
 						dropped++;
 						break;
 					}
-					y[c] = log(y[c] + shift);
+					y[c] = log(y[c]);
 				}
 				if (c < cells)
 					continue; /* an incomplete block */
@@ -666,8 +794,8 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				e->c.value = exp(e->c.value);
 				e->c.lo = exp(e->c.lo);
 				e->c.hi = exp(e->c.hi);
-				if (shift || dropped) {
-					const char *zn = zero_note(a->metric_names[m], shift, dropped);
+				if (dropped) {
+					const char *zn = dropped_note(dropped);
 
 					e->c.note = *e->c.note ? xasprintf("%s; %s", e->c.note, zn) : zn;
 				}
@@ -800,6 +928,14 @@ static void declared_comparisons(const struct analysis *a, struct study *st)
 
 			if (g >= 0 && ref >= 0) {
 				paired_ratio(a, st, g, ref, m, c, scratch, iscratch);
+				/* its blocks, all from one boot, would stand for boots the
+				 * other comparisons have: p = 1 in the family, no star */
+				if (c->present && st->nboots >= 2 && strcmp(c->unit, "boot")) {
+					c->p = NAN;
+					c->note = xasprintf("untested: its %d pair%s come%s from one boot of %d, and a declared comparison needs 2 boots",
+							    c->n_units, c->n_units == 1 ? "" : "s",
+							    c->n_units == 1 ? "s" : "", st->nboots);
+				}
 			} else {
 				memset(c, 0, sizeof(*c));
 				c->value = c->lo = c->hi = c->level = c->p = c->q = NAN;

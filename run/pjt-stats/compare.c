@@ -23,8 +23,8 @@
  * summary of the table, not a test: it has no interval.
  *
  * --fail-above PCT: the gate's family is fixed: the primary metrics' comparisons
- * of each folder (whatever --all-metrics shows), Holm at 5% within each
- * folder. A primary metric regressed when its Holm-adjusted p <= 0.05 and
+ * of each folder (whatever --all-metrics shows; the counts, pulls and
+ * migrations, only with --gate-counts), Holm at 5% within each folder. A primary metric regressed when its Holm-adjusted p <= 0.05 and
  * its interval's bound nearest to 1 lies beyond PCT in the metric's worse
  * direction (metric_better() in analysis.c: lower is better for pulls,
  * migrations and wake-up latency, so lo > 1 + PCT; higher is better for
@@ -32,7 +32,10 @@
  * Inconclusive (exit 5) when nothing regressed but the design cannot
  * detect the threshold: the family's smallest possible p is above Holm's
  * first threshold, or some gated interval still reaches beyond PCT on the
- * worse side (or has none). Fewer than --min-boots units a side: refused. */
+ * worse side (or has none). A count 0 in every unit of the base that rose
+ * regressed on its Holm p alone. Fewer than --min-boots distinct boots a
+ * side (not runs: the runs of one boot share its state): inconclusive,
+ * never a regression. */
 #include "pjt-stats.h"
 #include "options.h" /* run/lib: the C tools' command line */
 
@@ -60,17 +63,24 @@ static const char compare_usage[] =
 "  --csv FILE        also write every comparison and the geometric means as CSV\n"
 "  --json FILE       also write the metadata, comparisons, geometric means and\n"
 "                    the verdict as JSON\n"
-"  --fail-above PCT  exit 1 when a primary metric regressed beyond PCT (\"5%%\" or\n"
+"  --fail-above PCT  exit 1 when a gated metric regressed beyond PCT (\"5%%\" or\n"
 "                    \"5\"): its family is fixed, the primary metrics of each\n"
-"                    folder (not --all-metrics), Holm at 5%% within the folder;\n"
+"                    folder but the counts (see --gate-counts; not\n"
+"                    --all-metrics), Holm at 5%% within the folder;\n"
 "                    regressed = Holm p <= 0.05 and the interval's bound nearest\n"
 "                    1 beyond 1 + PCT where lower is better, below 1 - PCT where\n"
 "                    higher is better (the interval, not the point estimate);\n"
+"                    a count that rose from 0 in every unit regressed on its p;\n"
 "                    exit 5, inconclusive, when nothing regressed but the design\n"
 "                    cannot detect PCT (the smallest possible p misses Holm's\n"
-"                    threshold, or an interval still reaches beyond PCT)\n"
-"  --min-boots N     with --fail-above, refuse (exit 3) a cell with fewer than N\n"
-"                    units a side (default 6)\n"
+"                    threshold, an interval still reaches beyond PCT, or a cell\n"
+"                    has fewer than --min-boots boots a side)\n"
+"  --min-boots N     with --fail-above, a cell with fewer than N distinct boots a\n"
+"                    side (runs of one boot are not boots) is never a regression:\n"
+"                    inconclusive, exit 5 (default 6)\n"
+"  --gate-counts     with --fail-above, gate pulls and migrations too (more is\n"
+"                    worse); without it they are described, not gated: fewer\n"
+"                    pulls is not better in itself\n"
 "  --all-metrics     compare every measured metric, not only the primary ones (the\n"
 "                    family of the adjustment grows with them)\n"
 "  --strict          refuse (exit 3) folders whose matrix differs from BASE's in\n"
@@ -102,13 +112,13 @@ static const char compare_usage[] =
 "Options go anywhere on the command line, as --json F or --json=F; \"--\" ends\n"
 "them.\n"
 "\n"
-"Exit: 0 no regression beyond --fail-above (or no --fail-above), 1 a primary\n"
+"Exit: 0 no regression beyond --fail-above (or no --fail-above), 1 a gated\n"
 "metric regressed beyond it, 5 inconclusive (--fail-above: the design cannot\n"
-"detect PCT), 2 usage or bad input (a folder without a readable\n"
-"runs.csv, a malformed runs.csv), 3 refused: a folder shares no cell with BASE\n"
-"(nothing to compare), with --strict its matrix differs, or with --fail-above a\n"
-"cell has fewer than --min-boots units a side; 4 system error\n"
-"(an output that cannot be written).\n";
+"detect PCT, or too few boots), 2 usage or bad input (a folder without a\n"
+"readable runs.csv, a malformed runs.csv), 3 refused: a folder shares no cell\n"
+"with BASE (nothing to compare), or with --strict its matrix differs;\n"
+"4 system error (an output that cannot be written). A folder given twice, or a\n"
+"copy of another, is warned about on stderr.\n";
 
 struct folder {
 	const char *arg;
@@ -123,6 +133,8 @@ struct folder {
 	int nunmatched;
 	char **unmatched;        /* "only in base: ..." / "only in A: ..." */
 	int ncompared, nsig, nworse, nbetter;
+	char *real_csv;          /* runs.csv's resolved path */
+	uint64_t csv_hash;       /* of its bytes: a copy of another folder */
 };
 
 struct cmp {                 /* one folder against the base: a cell, a metric */
@@ -135,8 +147,11 @@ struct cmp {                 /* one folder against the base: a cell, a metric */
 	double median_base, median;
 	double ratio, lo, hi, level, p, min_p, q;
 	int sig, change, regressed;
-	double gate_p;           /* Holm within the folder's primary comparisons; NaN: not gated */
+	int boots_base, boots;   /* distinct boots of each side: the gate's units */
+	int from_zero;           /* a count 0 in every unit of one side: 1 base, -1 the folder */
+	double gate_p;           /* Holm within the folder's gated comparisons; NaN: not gated */
 	int gate_open;           /* gated, not regressed, but PCT not excluded */
+	int too_few_boots;       /* gated, fewer than --min-boots boots a side: never regressed */
 	const char *note;
 };
 
@@ -148,7 +163,7 @@ struct compare {
 	int ncmp, cap;
 	struct cmp *c;
 	int family, nsig, nregressed, ninconclusive, gate_family_min, gate_unresolvable;
-	int min_boots;
+	int min_boots, ntoo_few, gate_counts;
 	double fail_above;       /* fraction; NaN: no gate */
 	double best_min_p;       /* smallest p any comparison can reach */
 	int all_metrics, strict;
@@ -168,7 +183,13 @@ static void load(struct folder *f, const char *arg)
 
 	if (access(csv, R_OK))
 		die_input("run/compare: %s: %s (a results folder must hold runs.csv)", csv, strerror(errno));
+	size_t length;
+	char *bytes = read_whole_file(csv, &length);
+
 	f->arg = arg;
+	f->real_csv = realpath(csv, NULL);
+	f->csv_hash = bytes ? hash_bytes(bytes, length) : 0;
+	free(bytes);
 	f->a = analyse(read_runs(csv), 1, NULL, 0);
 	f->prov = read_provenance(dir, f->a->table);
 	free(dir);
@@ -465,6 +486,23 @@ static int cell_units(const struct analysis *a, const struct study *st, int g, i
 	return n;
 }
 
+/* The distinct boots of a cell's runs with a value: what the gate counts
+ * (runs of one boot share its state, they are not boots). */
+static int cell_boots(const struct analysis *a, const struct study *st, int g, int m)
+{
+	char *seen = xcalloc(st->nboots + 1, 1);
+	int n = 0;
+
+	for (int b = 0; b < st->nblocks; b++) {
+		int row = st->groups[g].block_row[b];
+
+		if (row >= 0 && !isnan(metric_value(a, &a->table->rows[row], m)))
+			n += !seen[st->block_boot[b]]++;
+	}
+	free(seen);
+	return n;
+}
+
 /* The smallest two-sided p the exact Mann-Whitney test can give. */
 static double smallest_p(int na, int nb)
 {
@@ -519,6 +557,13 @@ static void compare_cell(struct cmp *x, const double *a, int na, const double *b
 		/* x/0 = inf: a count that rose from nothing */
 		x->ratio = median_sorted(sb, nb) / median_sorted(sa, na);
 		x->note = "a 0 among the units: ratio of the medians, no interval";
+		if (sa[na - 1] == 0 && sb[nb - 1] > 0) {
+			x->from_zero = 1;
+			x->note = "0 in every unit of the base: a rise from 0, no ratio";
+		} else if (sb[nb - 1] == 0 && sa[na - 1] > 0) {
+			x->from_zero = -1;
+			x->note = "0 in every unit of this folder: a fall to 0";
+		}
 	}
 	free(sa);
 	free(sb);
@@ -588,6 +633,7 @@ static void compare_all(struct compare *c)
 					x->folder = i;
 					x->n_base = na;
 					x->unit_base = unit_a;
+					x->boots_base = cell_boots(base, st, g, m);
 					x->median_base = st->groups[g].metric[m].median;
 					x->ratio = x->lo = x->hi = x->level = x->p = x->q = x->min_p = x->median = x->gate_p = NAN;
 					if (gf < 0 || mf < 0 || !sf->groups[gf].metric[mf].n) {
@@ -597,6 +643,7 @@ static void compare_all(struct compare *c)
 					x->present = 1;
 					x->median = sf->groups[gf].metric[mf].median;
 					x->n = cell_units(f->a, sf, gf, mf, ub, &x->unit);
+					x->boots = cell_boots(f->a, sf, gf, mf);
 					/* cell_units sorts neither; compare_cell copies */
 					compare_cell(x, ua, na, ub, x->n);
 					f->ncompared++;
@@ -608,8 +655,19 @@ static void compare_all(struct compare *c)
 	free(ub);
 }
 
-/* --fail-above: per folder, Holm over its primary comparisons (a fixed
- * family), each verdict from the interval's bound against the threshold. */
+/* The gate's metrics: the primary ones, but a count (pulls, migrations)
+ * only with --gate-counts: fewer pulls is not "better" in itself. */
+static int gated_metric(const struct compare *c, int metric)
+{
+	const char *name = c->metrics[metric];
+
+	return is_primary_metric(name) && (c->gate_counts || !is_count_metric(name));
+}
+
+/* --fail-above: per folder, Holm over its gated comparisons (a fixed
+ * family), each verdict from the interval's bound against the threshold;
+ * a comparison with fewer than --min-boots distinct boots a side is
+ * inconclusive, never a regression. */
 static void gate(struct compare *c)
 {
 	double *p = xmalloc((c->ncmp + 1) * sizeof(double)), *q = xmalloc((c->ncmp + 1) * sizeof(double));
@@ -622,7 +680,7 @@ static void gate(struct compare *c)
 		for (int k = 0; k < c->ncmp; k++) {
 			struct cmp *x = &c->c[k];
 
-			if (x->folder != i || !x->present || !is_primary_metric(c->metrics[x->metric]))
+			if (x->folder != i || !x->present || !gated_metric(c, x->metric))
 				continue;
 			index[n] = k;
 			p[n++] = x->p;
@@ -643,10 +701,19 @@ static void gate(struct compare *c)
 			int beyond_far = isnan(far) || (better == BETTER_LOWER ? far > 1 + c->fail_above
 							: far < 1 - c->fail_above);
 
+			/* a count that rose from 0 (or a throughput that fell to 0)
+			 * is beyond any threshold: its p decides */
+			int zero_worse = x->from_zero == (better == BETTER_LOWER ? 1 : -1);
+
 			x->gate_p = q[j];
-			if (q[j] <= 0.05 && !isnan(near) && beyond_near) {
+			if (x->boots_base < c->min_boots || x->boots < c->min_boots) {
+				x->too_few_boots = 1; /* runs of one boot are not boots: never a regression */
+				c->ntoo_few++;
+			} else if (q[j] <= 0.05 && (zero_worse || (!isnan(near) && beyond_near))) {
 				x->regressed = 1;
 				c->nregressed++;
+			} else if (x->from_zero && !zero_worse) {
+				continue; /* from 0 the better way: nothing to exclude */
 			} else if (beyond_far) {
 				x->gate_open = 1;
 				c->ninconclusive++;
@@ -908,6 +975,8 @@ static void print_text(const struct compare *c)
 					cells[8] = num("%.3g", x->q);
 					cells[9] = x->sig ? "*" : "";
 					cells[10] = x->regressed ? xasprintf("worse, beyond %g%%: REGRESSION", c->fail_above * 100)
+						: x->too_few_boots ? xasprintf("%d and %d boots, fewer than --min-boots %d: not gated",
+									      x->boots_base, x->boots, c->min_boots)
 						: *x->note ? xasprintf("%s%s%s", change_word(x->change), x->change ? "; " : "", x->note)
 						: (char *)change_word(x->change);
 					text_row(&t, cells);
@@ -933,7 +1002,10 @@ static void print_text(const struct compare *c)
 			printf("%s%s\n", i == 1 && !u ? "\n" : "", c->f[i].unmatched[u]);
 	if (!isnan(c->fail_above)) {
 		printf("\n--fail-above %g%%: ", c->fail_above * 100);
-		if (!c->nregressed && c->gate_unresolvable)
+		if (!c->nregressed && c->ntoo_few)
+			printf("inconclusive (exit 5): %d gated comparison%s ha%s fewer than --min-boots %d distinct boots a side (runs of one boot are not boots), and nothing regressed where there were enough\n",
+			       c->ntoo_few, c->ntoo_few == 1 ? "" : "s", c->ntoo_few == 1 ? "s" : "ve", c->min_boots);
+		else if (!c->nregressed && c->gate_unresolvable)
 			printf("inconclusive (exit 5): the design cannot detect it: the smallest possible p (%.3g) is above Holm's first threshold over a folder's %d primary comparisons (%.3g); more boots a side\n",
 			       c->best_min_p, c->gate_family_min, 0.05 / (c->gate_family_min ? c->gate_family_min : 1));
 		else if (!c->nregressed && c->ninconclusive)
@@ -1188,7 +1260,7 @@ int compare_main(int argc, char **argv)
 	c.fail_above = NAN;
 	system_error_exit = EXIT_COMPARE_SYSTEM;
 	c.min_boots = GATE_MIN_UNITS;
-	opt_init(&opt, "run/compare", "csv= json= fail-above= min-boots= all-metrics strict",
+	opt_init(&opt, "run/compare", "csv= json= fail-above= min-boots= gate-counts all-metrics strict",
 		 compare_help, argc, argv);
 	while (opt_next(&opt)) {
 		const char *val = opt.value;
@@ -1207,6 +1279,8 @@ int compare_main(int argc, char **argv)
 		} else if (opt_is(&opt, "fail-above")) {
 			if ((c.fail_above = parse_percent(val)) < 0)
 				opt_error(opt.tool, "--fail-above %s: want a percentage >= 0, e.g. 5%%", val);
+		} else if (opt_is(&opt, "gate-counts")) {
+			c.gate_counts = 1;
 		} else if (opt_is(&opt, "all-metrics")) {
 			c.all_metrics = 1;
 		} else if (opt_is(&opt, "strict")) {
@@ -1223,6 +1297,18 @@ int compare_main(int argc, char **argv)
 		c.f[i].label = i == 0 ? xstrdup("base") : i <= 26 ? xasprintf("%c", 'A' + i - 1) : xasprintf("F%d", i);
 		load(&c.f[i], folders[i]);
 	}
+	/* a folder against itself (or a copy) shows no change by construction */
+	for (int i = 1; i < c.nfolders; i++)
+		for (int j = 0; j < i; j++)
+			if ((c.f[i].real_csv && c.f[j].real_csv && !strcmp(c.f[i].real_csv, c.f[j].real_csv)) ||
+			    c.f[i].csv_hash == c.f[j].csv_hash) {
+				fprintf(stderr, "run/compare: warning: %s (%s) %s %s (%s): its comparisons with it show no change by construction\n",
+					c.f[i].arg, c.f[i].label,
+					c.f[i].real_csv && c.f[j].real_csv && !strcmp(c.f[i].real_csv, c.f[j].real_csv)
+					? "is the same folder as" : "holds the same runs.csv as",
+					c.f[j].arg, c.f[j].label);
+				break;
+			}
 	for (int i = 1; i < c.nfolders; i++) {
 		check_metadata(&c, &c.f[i]);
 		choose_topology_matching(&c, &c.f[i]);
@@ -1256,21 +1342,9 @@ int compare_main(int argc, char **argv)
 				c.f[i].arg, c.f[i].label);
 			return EXIT_REFUSED;
 		}
-	if (!isnan(c.fail_above))
-		for (int k = 0; k < c.ncmp; k++) {
-			const struct cmp *x = &c.c[k];
-
-			if (!x->present || !is_primary_metric(c.metrics[x->metric]) ||
-			    (x->n_base >= c.min_boots && x->n >= c.min_boots))
-				continue;
-			fprintf(stderr, "run/compare: refused (--fail-above): %s, %s: %d %s%s in the baseline and %d %s%s in %s, fewer than --min-boots %d a side\n",
-				c.metrics[x->metric], c.f[0].a->studies[x->study].workload, x->n_base, x->unit_base,
-				x->n_base == 1 ? "" : "s", x->n, x->unit, x->n == 1 ? "" : "s",
-				c.f[x->folder].label, c.min_boots);
-			return EXIT_REFUSED;
-		}
 	code = c.nregressed ? EXIT_REGRESSION
-		: !isnan(c.fail_above) && (c.gate_unresolvable || c.ninconclusive) ? EXIT_INCONCLUSIVE : 0;
+		: !isnan(c.fail_above) && (c.gate_unresolvable || c.ninconclusive || c.ntoo_few) ? EXIT_INCONCLUSIVE
+		: 0;
 	print_text(&c);
 	if (csv)
 		write_csv(&c, csv);

@@ -207,7 +207,7 @@ static void classify_columns(struct run_table *t, char **cells)
  * runs of one combination on two builds would be pooled as one cell. */
 static void one_build(const struct run_table *t, const char *column)
 {
-	int col = column_index(t, column), first = -1;
+	int col = column_index(t, column), first = -1, warned = 0;
 	struct strmap combo_row = { 0 };
 
 	if (col < 0)
@@ -221,6 +221,13 @@ static void one_build(const struct run_table *t, const char *column)
 			continue;
 		if (first < 0)
 			first = r;
+		if (!warned && strcmp(t->rows[first].text[col], v)) {
+			/* a pool of builds is fine, a ratio across it is not only the bits */
+			fprintf(stderr, "pjt-stats: warning: %s:%d: combo '%s' ran %s %.12s..., combo '%s' (line %d) %.12s...: a ratio between combinations of two builds measures the builds as well as the bits\n",
+				t->path, row->line, row->text[t->col_combo], column, v,
+				t->rows[first].text[t->col_combo], t->rows[first].line, t->rows[first].text[col]);
+			warned = 1;
+		}
 		prev = map_get(&combo_row, row->text[t->col_combo]);
 		if (prev < 0) {
 			map_put(&combo_row, row->text[t->col_combo], r);
@@ -232,6 +239,75 @@ static void one_build(const struct run_table *t, const char *column)
 				  t->rows[prev].line, row->text[t->col_combo]);
 	}
 	map_free(&combo_row);
+}
+
+static int compare_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* A boot equal to another in every run (each cell's every measurement),
+ * under another boot number and seqs, did not happen twice: it is one
+ * boot pasted in twice, and would count as evidence twice. Each boot's
+ * signature is its sorted run hashes (seq, boot and rep left out). When
+ * every boot is alike (a fake boot's constant answers) equality is the
+ * data's nature: only a pair among boots that differ is a copy. */
+static void no_pasted_boot(const struct run_table *t)
+{
+	struct strmap boots = { 0 };
+	int nb = 0, *count = xcalloc(t->nrows + 1, sizeof(int)), *first = xmalloc((t->nrows + 1) * sizeof(int));
+	int *row_boot = xmalloc((t->nrows + 1) * sizeof(int));
+	uint64_t *hash = xmalloc((t->nrows + 1) * sizeof(uint64_t)), *sig;
+
+	for (int r = 0; r < t->nrows; r++) {
+		const struct run_row *row = &t->rows[r];
+		int b = map_get(&boots, row->boot);
+		uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+		if (b < 0) {
+			map_put(&boots, row->boot, b = nb++);
+			first[b] = r;
+		}
+		row_boot[r] = b;
+		count[b]++;
+		for (int j = 0; j < t->ncols; j++)
+			if (j != t->col_seq && j != t->col_boot && j != t->col_rep &&
+			    (t->is_metric[j] || j == t->col_topology || j == t->col_workload || j == t->col_combo ||
+			     j == t->col_status))
+				h = (h ^ hash_bytes(row->text[j], strlen(row->text[j]))) * UINT64_C(0x100000001b3);
+		hash[r] = h;
+	}
+	sig = xcalloc(nb + 1, sizeof(uint64_t));
+	for (int b = 0; b < nb; b++) {
+		uint64_t *mine = xmalloc((count[b] + 1) * sizeof(uint64_t));
+		int k = 0;
+
+		for (int r = 0; r < t->nrows; r++)
+			if (row_boot[r] == b)
+				mine[k++] = hash[r];
+		qsort(mine, k, sizeof(uint64_t), compare_u64);
+		sig[b] = hash_bytes((const char *)mine, k * sizeof(uint64_t));
+		free(mine);
+	}
+	for (int b = 0; b < nb; b++) {
+		int varies = 0;
+
+		for (int x = 0; x < nb; x++)
+			varies |= sig[x] != sig[b];
+		for (int o = 0; o < b && varies; o++)
+			if (count[b] >= 2 && count[o] == count[b] && sig[o] == sig[b])
+				die_input("%s:%d: boot %s repeats boot %s (from line %d) run for run, every measurement equal: one boot pasted in twice? remove the copy",
+					  t->path, t->rows[first[b]].line, t->rows[first[b]].boot,
+					  t->rows[first[o]].boot, t->rows[first[o]].line);
+	}
+	map_free(&boots);
+	free(sig);
+	free(hash);
+	free(row_boot);
+	free(first);
+	free(count);
 }
 
 struct run_table *read_runs(const char *path)
@@ -350,5 +426,6 @@ struct run_table *read_runs(const char *path)
 	free(lines);
 	one_build(t, "kernel_sha256");
 	one_build(t, "image_sha256");
+	no_pasted_boot(t);
 	return t;
 }

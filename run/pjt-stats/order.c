@@ -125,6 +125,13 @@ double sign_test_p(const double *d, int n)
 	return fmin(1, 2 * binomial_half_cdf(m, le < ge ? le : ge));
 }
 
+/* The smallest p the sign test can give with n units of which ties are
+ * 0: each tie counts on both sides, 2 P(B <= ties). */
+double sign_test_tie_floor(int n, int ties)
+{
+	return fmin(1, 2 * binomial_half_cdf(n, ties));
+}
+
 /* The smallest p the sign test can give with n units: 2 / 2^n. */
 double sign_test_min_p(int n)
 {

@@ -96,6 +96,7 @@ int median_interval_rank(int n, double *level);
  * smallest p it can give with n units (2/2^n). */
 double sign_test_p(const double *d, int n);
 double sign_test_min_p(int n);
+double sign_test_tie_floor(int n, int ties); /* the smallest p with ties among n */
 /* Holm's step-down adjusted p-values of p[0..n) (NaN counts as 1). */
 void holm_adjust(const double *p, double *q, int n);
 /* Benjamini-Hochberg adjusted p-values (q) of p[0..n). */
@@ -126,8 +127,8 @@ struct sample {              /* one metric's values in one group */
 
 /* A paired comparison (ratio) or a factorial effect: the median of its
  * units (blocks, or boots when there are several), the order-statistic
- * interval of the units, the signed-rank p and, for primary metrics, the
- * Benjamini-Hochberg q over all primary comparisons of the analysis. */
+ * interval of the units, the sign test's p and, in the declared family,
+ * Holm's adjusted p (q). */
 struct comparison {
 	int present;             /* value computed */
 	double value, lo, hi, level;
@@ -137,7 +138,14 @@ struct comparison {
 	int primary, sig;
 	int confirmatory;        /* in the declared family (Holm); else marginal, not adjusted */
 	const char *note;        /* why a cell is empty, or "" */
+	/* a count 0 in every unit of a side: no ratio (value NaN), the sides'
+	 * medians per run instead ("0 against 46") and the sign test's p */
+	int zero_side;           /* ZERO_NONE, ZERO_X, ZERO_REF, ZERO_BOTH */
+	double x_median, ref_median;
 };
+enum { ZERO_NONE, ZERO_X, ZERO_REF, ZERO_BOTH };
+/* "0 against 46" (the sides' medians per run), "both 0" */
+char *zero_side_text(const struct comparison *c);
 
 struct combo {
 	char *name;
@@ -230,6 +238,7 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
  * the values come from two or more boots, else d itself; returns the count. */
 int boot_units(double *d, const int *boot, int n, int nboots, const char **unit);
 int is_primary_metric(const char *name);
+int is_count_metric(const char *name); /* pulls, migrations, counters: may be 0 */
 /* Which way a metric is better: the one definition (analysis.c). */
 enum { BETTER_LOWER = -1, BETTER_UNDEFINED = 0, BETTER_HIGHER = 1 };
 int metric_better(const char *name);

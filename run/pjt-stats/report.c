@@ -292,7 +292,8 @@ struct units {
 
 static void note_units(struct units *u, const struct comparison *c)
 {
-	if (c && c->n_units > u->n) {
+	/* a count 0 on one side has no interval: its units, not its level */
+	if (c && (c->n_units > u->n || (c->n_units == u->n && isnan(u->level) && !isnan(c->level)))) {
 		u->n = c->n_units;
 		u->unit = c->unit;
 		u->level = c->level;
@@ -345,6 +346,14 @@ static void notes_para(struct doc *d, const struct notes *nl)
 	}
 }
 
+/* ", Holm p=0.0312" or ", p=0.0078" after zero_side_text's "0 against 46";
+ * "" when both are 0 (no test) */
+static char *zero_side_test(const struct comparison *c)
+{
+	return c->zero_side == ZERO_BOTH ? xstrdup("")
+		: c->confirmatory ? xasprintf(", Holm p=%.3g", c->q) : xasprintf(", p=%.3g", c->p);
+}
+
 /* "0.400 [0.350, 0.450], Holm p=0.004 *": a comparison in a table whose
  * header line gives its units and level; a cell of other units says its
  * own ("(10 boots, 97.85%)"), a note is a mark (notes_para). */
@@ -355,6 +364,14 @@ static char *comparison_cell(const struct comparison *c, int is_ratio, const str
 
 	if (!c)
 		return xstrdup("-");
+	if (c->zero_side) {
+		char *sides = zero_side_text(c), *test = zero_side_test(c);
+
+		cell = xasprintf("%s%s%s", sides, test, c->sig ? " *" : "");
+		free(sides);
+		free(test);
+		return cell;
+	}
 	if (isnan(c->value) && isnan(c->level))
 		return xasprintf("- (%s)", *c->note ? c->note : "no value");
 	v = is_ratio ? ratio_number(c->value) : human(c->value);
@@ -756,7 +773,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 
 	heading(d, 3, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
-	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction: how much the bit's ratio changes with the other bit, 1 = none). A count that is 0 in some run of a comparison is taken as log(x+1) in every block of it; a 0 in another metric drops that block; the note says which.");
+	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction A:B: the ratio of ratios, A's ratio with B over A's ratio without B, 1 = none). A count is never shifted to log(x+1): with several boots a boot's unit is the ratio of its summed counts; a unit 0 on one side is a ratio of 0 or unbounded, counted by its sign; a side 0 in every unit has no ratio and reads \"0 against 46\" (each side's median per run) with the sign test of the counts, or \"both 0\". A 0 in another metric drops that block; the note says which. Factorial effects drop a block with a 0.");
 	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us. The confirmatory family is the matrix's declared comparisons (compare lines) x the primary metrics each workload measured x topologies x workloads, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's). Every other comparison (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest sign-test p is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints that check per declared comparison.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
@@ -786,6 +803,20 @@ static char *comparison_sentence(const struct analysis *a, const struct study *s
 	if (!c || !c->n_units)
 		return xasprintf("%s against %s (%s): no block holds both.", name, ref_name,
 				 a->metric_names[m]);
+	if (c->zero_side) {
+		char *sides = zero_side_text(c);
+		char *verdict = c->zero_side == ZERO_BOTH ? xstrdup("no test")
+			: !c->confirmatory ? xasprintf("sign test p = %.3g over %d %ss, %s", c->p, c->n_units,
+						       c->unit, marginal_note())
+			: xasprintf("declared: sign test over %d %ss, Holm-adjusted p = %.3g: %s", c->n_units,
+				    c->unit, c->q, c->sig ? "resolved *" : "not resolved in the family");
+
+		s = xasprintf("%s against %s (%s, per run): %s, no ratio (%s).", name, ref_name,
+			      a->metric_names[m], sides, verdict);
+		free(sides);
+		free(verdict);
+		return s;
+	}
 	if (isnan(c->value))
 		return xasprintf("%s against %s (%s): no ratio: %s.", name, ref_name,
 				 a->metric_names[m], c->note);
@@ -1013,6 +1044,49 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 
 /* ---- the summary the report leads with ---- */
 
+/* What the verdict must be read with: runs measured on a busy host (over
+ * host.txt's busy-limit, run/matrix's default 0.15), and combinations
+ * booted on different kernels. */
+static void run_caveats(struct doc *d, const struct analysis *a)
+{
+	const struct run_table *t = a->table;
+	int col = column_index(t, "host_cpu_busy"), busy = 0, measured = 0, nk;
+	char *path = xasprintf("%s/host.txt", d->dir), *host = read_whole_file(path, NULL), **kernels;
+	double limit = 0.15;
+
+	if (host) {
+		struct kv kv = { 0 };
+		const char *v;
+
+		kv_parse(&kv, host);
+		if ((v = kv_get(&kv, "busy-limit")))
+			limit = atof(v);
+	}
+	for (int r = 0; col >= 0 && r < t->nrows; r++)
+		if (!isnan(t->rows[r].value[col])) {
+			measured++;
+			busy += t->rows[r].value[col] > limit;
+		}
+	if (busy) {
+		char *text = xasprintf("Busy host: %d of %d runs were measured while the host's other load was above %g of its CPUs (host_cpu_busy): their times and counts may carry it, and the verdict below with them.",
+				       busy, measured, limit);
+
+		para(d, text);
+		free(text);
+	}
+	nk = column_values(t, "kernel_sha256", &kernels);
+	if (nk > 1) {
+		char *text = xasprintf("Kernels: these runs booted %d different kernels (kernel_sha256): a ratio between combinations of two kernels measures the kernels as well as the bits (run/compare compares builds).",
+				       nk);
+
+		para(d, text);
+		free(text);
+	}
+	free(kernels);
+	free(path);
+	free(host);
+}
+
 /* "66.7% fewer pulls", "2.7% higher throughput" */
 static char *change_phrase(const char *metric, double ratio)
 {
@@ -1030,6 +1104,14 @@ static char *change_phrase(const char *metric, double ratio)
  * ("0.400 [0.362, 0.434] 97.85% over 10 boots, p=0.002"). */
 static char *compact_cell(const struct comparison *c, int is_ratio, const struct units *u)
 {
+	if (c->zero_side) {
+		char *sides = zero_side_text(c), *test = zero_side_test(c);
+		char *cell = xasprintf("%s%s", sides, test);
+
+		free(sides);
+		free(test);
+		return cell;
+	}
 	char *v = is_ratio ? ratio_number(c->value) : human(c->value);
 	char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
@@ -1066,13 +1148,48 @@ static int study_primaries(const struct analysis *a, const struct study *st, int
  * then excludes 1), labelled marginal, not adjusted. */
 static int names_change(const struct comparison *c)
 {
-	if (!c || !c->present || isnan(c->p) || isnan(c->value))
+	if (!c || !c->present || isnan(c->p) || (isnan(c->value) && !c->zero_side))
 		return 0;
 	return c->confirmatory ? c->sig : c->p <= 0.05;
 }
 
+/* "+3.1%", "unbounded": a ratio's bound as a change */
+static char *percent_change(double ratio)
+{
+	return isinf(ratio) ? xstrdup("unbounded") : xasprintf("%+.1f%%", (ratio - 1) * 100);
+}
+
+/* The size of an unresolved comparison, so that "not resolved" does not
+ * read as "no change": "throughput -2.5% [-11.0%, +8.0%]", "pulls 3
+ * against 5", "pulls: both 0". */
+static char *effect_size_text(const char *metric, const struct comparison *c)
+{
+	char *v, *lo, *hi, *text;
+
+	if (c->zero_side == ZERO_BOTH)
+		return xasprintf("%s: both 0", metric_noun(metric));
+	if (c->zero_side) {
+		char *sides = zero_side_text(c);
+
+		text = xasprintf("%s %s", metric_noun(metric), sides);
+		free(sides);
+		return text;
+	}
+	v = percent_change(c->value);
+	if (isnan(c->level))
+		return xasprintf("%s %s (no interval)", metric_noun(metric), v);
+	lo = percent_change(c->lo);
+	hi = percent_change(c->hi);
+	text = xasprintf("%s %s [%s, %s]", metric_noun(metric), v, lo, hi);
+	free(v);
+	free(lo);
+	free(hi);
+	return text;
+}
+
 /* One sentence: what one combination did against one reference, over the
- * comparisons cs[nmetrics], under a line that gave the units (u). */
+ * comparisons cs[nmetrics], under a line that gave the units (u); the
+ * unresolved ones with their sizes. */
 static char *declared_sentence(const struct analysis *a, const struct study *st,
 			       const struct comparison *cs, const char *label, const char *name,
 			       const char *ref, int *resolved, int *tested, const struct units *u)
@@ -1085,11 +1202,21 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 		const struct comparison *c = cs ? &cs[prim[i]] : NULL;
 		char **into, *next;
 
-		if (!c || isnan(c->p))
+		if (!c || (isnan(c->p) && c->zero_side != ZERO_BOTH))
 			continue;
 		(*tested)++;
 		marginal |= !c->confirmatory;
-		if (names_change(c)) {
+		if (names_change(c) && c->zero_side) {
+			char *sides = zero_side_text(c), *test = zero_side_test(c);
+
+			(*resolved)++;
+			next = xasprintf("%s%s%s %s%s (%s%s)", changed, *changed ? ", " : "",
+					 metric_noun(a->metric_names[prim[i]]), sides,
+					 c->confirmatory ? ": resolved" : "", test + 2, c->sig ? " *" : "");
+			free(sides);
+			free(test);
+			into = &changed;
+		} else if (names_change(c)) {
 			char *phrase = change_phrase(a->metric_names[prim[i]], c->value);
 			char *cell = compact_cell(c, 1, u);
 
@@ -1100,11 +1227,16 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 			free(cell);
 			into = &changed;
 		} else {
+			char *level = format_level(c->level);
 			char *own = c->n_units == u->n ? xstrdup("")
-				: xasprintf(" (%d %s%s)", c->n_units, c->unit, c->n_units == 1 ? "" : "s");
+				: xasprintf(" (%d %s%s%s%s)", c->n_units, c->unit, c->n_units == 1 ? "" : "s",
+					    *level ? ", " : "", level);
+			char *size = effect_size_text(a->metric_names[prim[i]], c);
 
-			next = xasprintf("%s%s%s%s", unresolved, *unresolved ? ", " : "",
-					 metric_noun(a->metric_names[prim[i]]), own);
+			free(level);
+
+			next = xasprintf("%s%s%s%s", unresolved, *unresolved ? ", " : "", size, own);
+			free(size);
 			free(own);
 			into = &unresolved;
 		}
@@ -1114,11 +1246,11 @@ static char *declared_sentence(const struct analysis *a, const struct study *st,
 	if (!*changed && !*unresolved)
 		s = NULL;
 	else if (!*changed)
-		s = xasprintf("%s%s against %s: %s (%s).", label, name, ref,
-			      marginal ? "nothing beyond the noise" : "nothing resolved", unresolved);
+		s = xasprintf("%s%s against %s: %s: %s.", label, name, ref,
+			      marginal ? "no p at or below 0.05" : "nothing resolved", unresolved);
 	else
 		s = xasprintf("%s%s against %s: %s%s%s.", label, name, ref, changed,
-			      *unresolved ? (marginal ? "; nothing beyond the noise for " : "; nothing resolved for ") : "",
+			      *unresolved ? (marginal ? "; p above 0.05: " : "; not resolved: ") : "",
 			      unresolved);
 	free(changed);
 	free(unresolved);
@@ -1159,11 +1291,11 @@ static char *nothing_resolved_reason(const struct analysis *a, const struct stud
 			}
 		}
 	if (!units)
-		return xstrdup("no declared comparison could be tested here (a side is missing, or no block holds both)");
+		return xstrdup("no declared comparison could be tested here (a side is missing, no block holds both, or its pairs come from one boot of several)");
 	if (sign_test_min_p(units) > need)
 		return xasprintf("this design cannot resolve anything: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, and Holm over the family of %d needs %.3g",
 				 units, unit, units, sign_test_min_p(units), a->family, need);
-	return xasprintf("over %d %ss the smallest Holm-adjusted p is %.3g (p = %.3g) in the family of %d: the declared changes are within the noise at this number of %ss",
+	return xasprintf("over %d %ss the smallest Holm-adjusted p is %.3g (p = %.3g) in the family of %d: none is resolved at Holm's 5%% with this number of %ss",
 			 units, unit, best_q, best_p, a->family, unit);
 }
 
@@ -1482,8 +1614,11 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 				char *eut = eu.n == u.n ? xstrdup("") : units_text(&eu);
 
 				term = term_name(a, st, ef->design, ef->term);
-				text = xasprintf("%s %s (factorial effect, a ratio of geometric means%s%s): %s.",
+				text = xasprintf("%s %s (factorial effect, %s%s%s): %s.",
 						 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term,
+						 __builtin_popcount(ef->term) > 1
+						 ? "a ratio of ratios: the first bit's ratio with the second over it without"
+						 : "a ratio of geometric means",
 						 *eut ? " " : "", eut, changes);
 				bullet(d, text);
 				free(text);
@@ -1517,6 +1652,7 @@ static void summary_section(struct doc *d, const struct analysis *a)
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	crashed_cells(d, a);
+	run_caveats(d, a);
 	if (a->ndeclared) {
 		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
 				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,

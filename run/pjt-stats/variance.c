@@ -236,6 +236,18 @@ int plan_design_main(int argc, char **argv)
 
 		a = analyse(read_runs(csv), 0, declared, nd);
 	}
+	for (int t = 0; t < ntargets; t++) { /* a target no row can meet is a typo, not "nan" */
+		int m = metric_index(a, names[t]), measured = 0;
+
+		for (int s = 0; m >= 0 && s < a->nstudies; s++)
+			measured |= a->studies[s].measured[m];
+		if (m < 0 || !a->primary[m] || !measured) {
+			char *list = primary_metric_list(", ");
+
+			die_input("run/plan-design: --half-width %s=...: %s is not a primary metric %s measures (%s)",
+				  names[t], names[t], csv, list);
+		}
+	}
 	prov = read_provenance(dir, a->table);
 	a->settle_s = isnan(prov->settle_s) ? 1 : prov->settle_s;
 	table = out ? stdout : stderr;

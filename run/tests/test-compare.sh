@@ -48,7 +48,7 @@ row_of() { # row_of FILE METRIC WL COMBO LABEL
 
 check "--help documents the options and the exit codes 0, 1, 2, 3, 4" \
 	sh -c "'$compare' --help >'$tmp/help' && grep -q -- '--fail-above PCT' '$tmp/help' && grep -q -- '--csv FILE' '$tmp/help' &&
-	       grep -q -- '--json FILE' '$tmp/help' && grep -q 'Exit: 0 no regression' '$tmp/help' && grep -q '1 a primary' '$tmp/help' &&
+	       grep -q -- '--json FILE' '$tmp/help' && grep -q 'Exit: 0 no regression' '$tmp/help' && grep -q '1 a gated' '$tmp/help' && grep -q -- '--gate-counts' '$tmp/help' &&
 	       grep -q '2 usage or bad input' '$tmp/help' && grep -q '3 refused' '$tmp/help' && grep -q '4 system error' '$tmp/help'"
 check "--help states each primary metric's direction (lower is better for pulls, higher for throughput)" \
 	sh -c "grep -q 'lb_pulls_total (lower is better)' '$tmp/help' && grep -q 'records_per_s (higher is better)' '$tmp/help' &&
@@ -114,12 +114,15 @@ check "cells one side lacks are named, and shown as absent in the table" \
 	       grep -Eq '^ +A +- +- +not in this folder\$' '$tmp/fewer.out'"
 
 # ---- --fail-above: the exit code gates a series
-"$compare" --fail-above 5% --json "$tmp/worse.json" "$B" "$W" >"$tmp/worse.out" 2>&1
+"$compare" --fail-above 5% --gate-counts --json "$tmp/worse.json" "$B" "$W" >"$tmp/worse.out" 2>&1
 rcw=$?
-check "--fail-above 5%: a real regression (rfc-after's pulls, migrations, wake-up p99 tripled) exits 1 and is listed" \
+check "--fail-above 5% --gate-counts: a real regression (rfc-after's pulls, migrations, wake-up p99 tripled) exits 1 and is listed" \
 	sh -c "[ $rcw -eq 1 ] && grep -q '^--fail-above 5%: [0-9]* regressions beyond it (exit 1):' '$tmp/worse.out' &&
 	       grep -q '^  A: lb_pulls_total, duty threads=8 duty=10 period=10ms / rfc-after (topology 1x4x1): ratio ' '$tmp/worse.out' &&
 	       grep -q 'worse, beyond 5%: REGRESSION' '$tmp/worse.out'"
+check "--fail-above without --gate-counts: pulls and migrations are descriptive (fewer is not better), wake-up p99 still gates: exit 1" \
+	sh -c "'$compare' --fail-above 5% '$B' '$W' >'$tmp/worse-nc.out' 2>&1; [ \$? -eq 1 ] &&
+	       grep -q '^  A: wakeup_p99_us, ' '$tmp/worse-nc.out' && ! grep -q '^  A: \(lb_pulls_total\|migrations\), ' '$tmp/worse-nc.out'"
 check "--fail-above: a tripled throughput (better) is never a regression" \
 	sh -c "! grep -q '^  A: records_per_s' '$tmp/worse.out' && ! grep -q '^  A: ops_per_s' '$tmp/worse.out'"
 check "--fail-above 5%: the null folder is no regression, but 8 noisy boots cannot exclude 5%: inconclusive, its own exit 5" \
@@ -160,11 +163,41 @@ null_seeds() { # 12 null pairs: at most 1 may have any star (BH: <= 5% under the
 check "null data, 12 seeded pairs: at most 1 with any star after the adjustment" null_seeds
 folder three-a -v seed=31 -v boots=3
 folder three-b -v seed=32 -v boots=3 -v effect=rfc-after:3
-check "3 boots a side with --fail-above: refused (exit 3), fewer than --min-boots 6 a side" \
-	sh -c "'$compare' --fail-above 5% '$tmp/three-a' '$tmp/three-b' >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 3 ] &&
-	       grep -q 'refused (--fail-above): .*3 boots in the baseline and 3 boots in A, fewer than --min-boots 6 a side' '$tmp/few.err'"
+check "3 boots a side with --fail-above: inconclusive (exit 5), never a regression: fewer than --min-boots 6 a side" \
+	sh -c "'$compare' --fail-above 5% --gate-counts '$tmp/three-a' '$tmp/three-b' >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 5 ] &&
+	       grep -q '^--fail-above 5%: inconclusive (exit 5): [0-9]* gated comparisons have fewer than --min-boots 6 distinct boots a side' '$tmp/few.out' &&
+	       grep -q '3 and 3 boots, fewer than --min-boots 6: not gated' '$tmp/few.out'"
+# one boot a side, 12 runs each: the runs share their boot's state, so a
+# boot that ran 3x slower is not a regression of the kernel (the runs
+# counted as units made it one, p 2/2704156)
+folder one-a -v seed=41 -v boots=1 -v reps=12
+folder one-b -v seed=42 -v boots=1 -v reps=12 -v effect=rfc-after:3
+check "single-boot folders, 12 runs a side, a tripled cell: inconclusive (exit 5, 1 boot a side), not REGRESSION" \
+	sh -c "'$compare' --fail-above 5% --gate-counts '$tmp/one-a' '$tmp/one-b' >'$tmp/one.out' 2>&1; [ \$? -eq 5 ] &&
+	       ! grep -q REGRESSION '$tmp/one.out' && grep -q '1 and 1 boots, fewer than --min-boots 6: not gated' '$tmp/one.out'"
+# a rise from 0: the base's rfc-after pulls 0 in every boot, the other's
+# about 46 (the RFC's result undone): no ratio, but the p decides
+zero_pulls() { # zero_pulls DIR PULLS: rfc-after's pulls set to PULLS (+0..7 by boot)
+	awk -F, -v OFS=, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+		$c["combo"] == "rfc-after" { $c["lb_pulls_idle"] = $c["lb_pulls_busy"] = 0; $c["lb_pulls_newidle"] = v ? v + $c["boot"] % 8 : 0 } { print }' \
+		"$1/runs.csv" >"$1/x" && mv "$1/x" "$1/runs.csv"
+}
+folder rise-a -v seed=43
+folder rise-b -v seed=44
+zero_pulls "$tmp/rise-a" 0
+zero_pulls "$tmp/rise-b" 43
+check "a rise from 0 pulls in every boot to 46, 8 boots a side, --gate-counts: REGRESSION (exit 1) on its p" \
+	sh -c "'$compare' --fail-above 5% --gate-counts '$tmp/rise-a' '$tmp/rise-b' >'$tmp/rise.out' 2>&1; [ \$? -eq 1 ] &&
+	       grep -q '^  A: lb_pulls_total, duty [^/]*/ rfc-after (topology 1x4x1): ratio inf' '$tmp/rise.out'"
+check "... without --gate-counts the rise is described, not gated (no REGRESSION on pulls)" \
+	sh -c "'$compare' --fail-above 5% '$tmp/rise-a' '$tmp/rise-b' >'$tmp/rise-nc.out' 2>&1; [ \$? -ne 1 ] &&
+	       grep -q '0 in every unit of the base: a rise from 0, no ratio' '$tmp/rise-nc.out'"
+check "the same folder given twice (or a copy of it): a warning that it shows no change by construction" \
+	sh -c "cp -r '$B' '$tmp/copy' && '$compare' '$B' '$B' '$tmp/copy' >/dev/null 2>'$tmp/twice.err' &&
+	       grep -q 'warning: .*base (A) is the same folder as .*base (base)' '$tmp/twice.err' &&
+	       grep -q 'warning: .*copy (B) holds the same runs.csv as .*base (base)' '$tmp/twice.err'"
 check "... with --min-boots 3 a tripled metric is not a regression: the design cannot detect 5% (smallest p 0.1): inconclusive, exit 5" \
-	sh -c "'$compare' '$tmp/three-a' --min-boots=3 '$tmp/three-b' --fail-above 5% >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 5 ] &&
+	sh -c "'$compare' '$tmp/three-a' --min-boots=3 --gate-counts '$tmp/three-b' --fail-above 5% >'$tmp/few.out' 2>'$tmp/few.err'; [ \$? -eq 5 ] &&
 	       grep -q 'no comparison can reach p <= 0.05 (the smallest possible p is 0.1)' '$tmp/few.out' &&
 	       grep -q '^--fail-above 5%: inconclusive (exit 5): the design cannot detect it' '$tmp/few.out' && ! grep -Eq '  \\*  ' '$tmp/few.out'"
 check "options anywhere, GNU style: BASE A --json F and --json=F give the same verdict as options first" \
@@ -172,7 +205,7 @@ check "options anywhere, GNU style: BASE A --json F and --json=F give the same v
 	       '$compare' '$B' --json='$tmp/late2.json' '$W' --fail-above=5% >/dev/null 2>&1; [ \$? -eq 1 ] &&
 	       grep -q '\"outcome\": \"regression\"' '$tmp/late.json' && grep -q '\"outcome\": \"regression\"' '$tmp/late2.json'"
 check "the gate's family is fixed: --all-metrics changes the table, not the verdict" \
-	sh -c "'$compare' --fail-above 5% --all-metrics --json '$tmp/all.json' '$B' '$W' >/dev/null 2>&1; [ \$? -eq 1 ] &&
+	sh -c "'$compare' --fail-above 5% --gate-counts --all-metrics --json '$tmp/all.json' '$B' '$W' >/dev/null 2>&1; [ \$? -eq 1 ] &&
 	       python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))[\"verdict\"]; w=json.load(open(sys.argv[2]))[\"verdict\"]; assert a[\"regressions\"] == w[\"regressions\"], (a, w)' '$tmp/all.json' '$tmp/worse.json'"
 
 # ---- machine-readable outputs

@@ -131,6 +131,9 @@ check "run/plan-design PILOT --out=FILE (after the folder): FILE is the matrix w
 	       grep -Eq '^boots +[0-9]+\$' '$tmp/designed.matrix' && grep -Eq '^reps +[0-9]+\$' '$tmp/designed.matrix' && grep -q '^name' '$tmp/designed.matrix'"
 check "run/plan-design --half-width=records_per_s: refused, naming the value" \
 	refused run/plan-design "--half-width wants METRIC=PCT, not 'records_per_s'" "$design" --half-width=records_per_s "$tmp/pilot"
+check "run/plan-design --half-width=pulls=10%: an unknown metric is refused (exit 2) naming it, not planned as nan" \
+	sh -c "'$design' --half-width=pulls=10% '$tmp/pilot' >'$tmp/pd.out' 2>'$tmp/pd.err'; [ \$? -eq 2 ] &&
+	       grep -q 'pulls is not a primary metric .*runs.csv measures' '$tmp/pd.err' && ! grep -qi nan '$tmp/pd.out' '$tmp/pd.err'"
 
 echo "# ---- run/merge"
 merge=$top/run/merge
