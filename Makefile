@@ -20,7 +20,7 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
 .PHONY: all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check \
-	check-series bench-overhead clean
+	check-series bench-overhead bench-icount clean
 
 all: kernel initramfs
 
@@ -111,6 +111,11 @@ check-series:
 
 bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz
 	run/bench-overhead
+
+# The cost when off in instructions per operation, one vCPU under icount
+# (see README, "What the series costs when off").
+bench-icount: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs-perf.cpio.gz
+	run/bench-icount
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/bzImage $(BUILD)/bzImage-stock \

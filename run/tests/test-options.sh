@@ -169,11 +169,17 @@ check "run/check --only=guest --list: the suites (--list after a valued option)"
 check "run/check --only=nosuch: refused, naming it (it ran nothing and passed before)" \
 	refused run/check "--only nosuch: want series, host or guest" "$runcheck" --only=nosuch
 
-echo "# ---- run/bench-overhead, run/bench-stats"
+echo "# ---- run/bench-overhead, run/bench-icount, run/bench-stats"
 conventions run/bench-overhead 'usage: run/bench-overhead' "$top/run/bench-overhead"
 check "run/bench-overhead --out=EXISTING: refused before anything boots, naming the folder" \
 	refused run/bench-overhead "$tmp exists; not overwriting" "$top/run/bench-overhead" --out="$tmp"
 check "run/bench-overhead --rounds=x: refused" refused run/bench-overhead "--rounds wants a positive number, not 'x'" "$top/run/bench-overhead" --rounds=x
+conventions run/bench-icount 'usage: run/bench-icount' "$top/run/bench-icount"
+check "run/bench-icount --out=EXISTING: refused before anything boots, naming the folder" \
+	refused run/bench-icount "$tmp exists; not overwriting" "$top/run/bench-icount" --out="$tmp"
+check "run/bench-icount --ms=x: refused" refused run/bench-icount "--ms wants a positive whole number, not 'x'" "$top/run/bench-icount" --ms=x
+check "run/bench-icount --configs=stock,nosuch: refused, naming it" refused run/bench-icount "--configs: no configuration 'nosuch' (stock, off, counting, rfc-after)" "$top/run/bench-icount" --configs=stock,nosuch
+check "run/bench-icount --report without DIRs: refused" refused run/bench-icount "--report wants the DIRs of earlier runs" "$top/run/bench-icount" --report
 conventions run/bench-stats 'run/bench-stats \[--rows N\]' "$top/run/bench-stats"
 check "run/bench-stats --rows=64 --keep=DIR: 64 rows timed, DIR kept" \
 	sh -c "'$top/run/bench-stats' --rows=64 --keep='$tmp/bench' >'$tmp/bench.out' && grep -q '^rows: 64 (2 reps' '$tmp/bench.out' && [ -s '$tmp/bench/runs.csv' ]"
