@@ -78,7 +78,7 @@ for variant in default groups; do
 		continue
 	fi
 	r=$tmp/$variant
-	"$top/run/boot" --kernel "$k" --initrd "$initrd" --plan "$plan" --timeout 300 \
+	"$top/run/boot" --kernel "$k" --initrd "$initrd" --plan "$plan" --trace --timeout 300 \
 		--console "$r.console" --results "$r.results" >"$r.boot" 2>&1
 	check "guest ($variant): the traced boot ran (run/boot exit 0)" test $? = 0
 	{ "$top/run/contract/entries" -j , trace-loads; sed -n 's/^L,//p' "$r.results" | tr -d '\r'; } >"$r-loads.csv"

@@ -103,7 +103,7 @@ rm "$t/events/sched/sched_pjt_pull/enable"
 fake_run "$tmp/stock" "$(matrix stock 'trace on')"
 check "trace on, kernel without the events: the runs fail, loudly" sh -c "
 	awk -F, 'NR > 1 && \$NF != \"failed\" { bad++ } END { exit bad > 0 || NR < 2 }' '$tmp/stock/runs.csv' &&
-	grep -q 'no sched_pjt_pull' '$tmp/stock/console-1.log'"
+	grep -q 'trace on: the boot.s trace events .* are not all enabled' '$tmp/stock/console-1.log'"
 
 # run/trace-report on the fixture (3 runs: stock with 3 pulls, rfc-after
 # with 1 and 0).
