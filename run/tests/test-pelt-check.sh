@@ -7,8 +7,8 @@
 #     deliberately wrong cpu_load() (the pelt column in its place) caught;
 #     bad input named FILE:LINE (exit 2), a too short trace exit 3;
 #   - in a guest, on build/bzImage and on build/bzImage-groups
-#     (FAIR_GROUP_SCHED; the tasks stay in the root cgroup): a short traced
-#     workload (duty tasks of 10 to 70%, nice 0 and 5, some pinned, most
+#     (FAIR_GROUP_SCHED; the tasks stay in the root cgroup), booted with
+#     run/boot --trace: a short traced workload (duty tasks of 10 to 70%, nice 0 and 5, some pinned, most
 #     migrating) whose four signals must all be within the margin.  A
 #     missing image is an "ok ... # SKIP".  The guest gets trace.sh from
 #     this tree through the plan, so the image need not be rebuilt.
