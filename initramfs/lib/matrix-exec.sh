@@ -74,8 +74,10 @@ matrix_counting() {
 }
 
 # trace on: each run records the series' trace events from just before its
-# first snapshot to just after its last (trace.sh).  A kernel without them
-# (stock) fails every run rather than give runs without their traces.
+# first snapshot to just after its last (trace.sh); run/matrix boots such a
+# plan with run/boot --trace, which enables them from the kernel command
+# line.  A kernel without them (stock) fails every run rather than give
+# runs without their traces.
 matrix_trace_on=0
 matrix_trace_failed=0
 matrix_trace() {
@@ -84,7 +86,7 @@ matrix_trace() {
 	. "$pjt_lib/trace.sh"
 	trace_available && [ -n "$trace_pull_columns" ] && [ -n "$trace_load_columns" ] &&
 		[ -n "$trace_task_columns" ] && return 0
-	loud "trace on: no sched_pjt_pull/sched_pjt_cpu_load/sched_switch/sched_wakeup/sched_migrate_task events in $tracefs (or no PJT_TRACE_* columns): every run fails"
+	loud "trace on: the boot's trace events (trace_event= on the kernel command line: '${trace_events:-none}') are not all enabled in $tracefs, or no PJT_TRACE_* columns: every run fails"
 	matrix_trace_failed=1
 }
 

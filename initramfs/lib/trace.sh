@@ -1,19 +1,25 @@
 # trace.sh: the series' trace events in the guest, sourced by matrix-exec.sh
-# and the trace test.  sched_pjt_pull (one record per task the load
-# balancer pulls), sched_pjt_cpu_load (each CPU's load at each tick) and
-# the task activations a PELT simulation needs (run/pelt-check):
-# sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task.
+# and the suites that trace.  Which events: those the kernel command line
+# enabled (trace_event=, set by run/boot --trace from
+# run/contract/trace-events): sched_pjt_pull (one record per task the load
+# balancer pulls), sched_pjt_cpu_load (each CPU's load at each tick) and the
+# task activations a PELT simulation needs (run/pelt-check).  Nothing here
+# enables or disables an event: each enable or disable live-patches the
+# tracepoints' call sites (static calls, text_poke_bp()), and under
+# multi-threaded TCG a vCPU can run a call site mid-patch (int3 oopses in
+# __schedule and trace_sched_wakeup() were seen).  From the command line
+# they are patched before the other CPUs start; recording is switched with
+# tracing_on alone.  sched_pjt_cpu_load holds the runnable-load bookkeeping
+# on while it is enabled (the whole of such a boot): it changes no
+# decision, only costs.
 #
-#   trace_available          the kernel has all these events (tracefs mounted)
-#   trace_start              clear the buffer, enable the events (once a
-#                            boot), trace on
+#   trace_available          the boot enabled its trace events and the
+#                            kernel has every one of them
+#   trace_start              trace off, clear the buffer (records since
+#                            boot, overrun counters), trace on; refuses
+#                            (status 1) when not trace_available
 #   trace_mark TEXT          a marker record (trace_marker)
-#   trace_stop               tracing off; the events stay enabled: each
-#                            enable or disable live-patches the
-#                            tracepoints' call sites (static calls), and
-#                            under multi-threaded TCG a vCPU can run a
-#                            call site mid-patch (an int3 oops in
-#                            __schedule, sched_switch's site, was seen)
+#   trace_stop               trace off
 #   trace_csv pulls|loads|tasks COLUMNS
 #                            the buffer's records of one kind as CSV rows
 #                            (no header), COLUMNS in order: the events'
@@ -23,8 +29,9 @@
 #   trace_marks              "time_s TEXT" of each marker, in order
 #   trace_overrun            records lost to a full buffer since trace_start
 tracefs=${PJT_TRACEFS:-/sys/kernel/tracing}
-trace_events="sched/sched_pjt_pull sched/sched_pjt_cpu_load"
-trace_task_events="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new sched/sched_migrate_task"
+# trace_event=SYS:EVENT,... as SYS/EVENT words (tracefs' events/ paths)
+trace_events=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^trace_event=/) {
+	s = substr($i, 13); gsub(/,/, " ", s); gsub(/:/, "/", s); print s } }' "${PJT_CMDLINE:-/proc/cmdline}")
 # Per CPU: a 10 s run at HZ=250 writes 2500 load records per CPU (~100 KiB
 # in the ring buffer); the activations of the RFC's workload (8 threads
 # waking every 10 ms: a wake-up and two switches each) about 2400 records a
@@ -33,18 +40,20 @@ trace_task_events="sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new 
 trace_buffer_kb=${PJT_TRACE_BUFFER_KB:-4096}
 
 trace_available() {
-	for e in $trace_events $trace_task_events; do
-		[ -w "$tracefs/events/$e/enable" ] || return 1
+	[ -n "$trace_events" ] || return 1
+	for e in $trace_events; do
+		[ "$(cat "$tracefs/events/$e/enable" 2>/dev/null)" = 1 ] || return 1
 	done
 }
 
 trace_start() {
+	if ! trace_available; then
+		echo "trace_start: the boot did not enable the trace events (run/boot --trace: trace_event= on the kernel command line), or the kernel lacks one of '${trace_events:-<none>}'; enabling them now would live-patch kernel text: not tracing" >&2
+		return 1
+	fi
 	echo 0 > "$tracefs/tracing_on"
 	echo "$trace_buffer_kb" > "$tracefs/buffer_size_kb"
 	: > "$tracefs/trace"
-	for e in $trace_events $trace_task_events; do
-		[ "$(cat "$tracefs/events/$e/enable")" = 1 ] || echo 1 > "$tracefs/events/$e/enable"
-	done
 	echo 1 > "$tracefs/tracing_on"
 }
 

@@ -18,7 +18,7 @@ F=$D/features
 . /usr/lib/pjt/tap.sh
 . /usr/lib/pjt/trace.sh
 
-check "the sched_pjt_cpu_load event exists" trace_available || exit 1
+check "the trace events are enabled from boot (run/boot --trace) and the kernel has them" trace_available || exit 1
 for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}; do
 	echo "NO_$b" > "$F"
 done

@@ -18,9 +18,9 @@ SNAP=/usr/lib/pjt/snapshot.sh
 pulls_cols="time_s domain idle src_cpu dst_cpu pid comm type pjt load_weight load_pelt"
 loads_cols="time_s cpu nr_running weight load_avg pelt"
 
-check "the sched_pjt_pull and sched_pjt_cpu_load events exist" trace_available
+check "the trace events are enabled from boot (run/boot --trace) and the kernel has them" trace_available
 if ! trace_available; then
-	echo "# no events: $(ls "$tracefs/events/sched" 2>&1 | tr '\n' ' ')"
+	echo "# the boot enabled: ${trace_events:-nothing (no trace_event= on its command line)}; the kernel has: $(ls "$tracefs/events/sched" 2>&1 | tr '\n' ' ')"
 	exit 1
 fi
 

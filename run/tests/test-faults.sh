@@ -115,7 +115,7 @@ check "SIGKILL mid-run: the boot (pid $boot_pid) and its guest (pid $guest_pid) 
 kept=$(rows "$d")
 # A guest that outlived its runner (started here by hand, as a run/matrix
 # without setpriv would have left it): its pid in guest.pid, its plan in DIR.
-setsid "$PJT_MATRIX_BOOT" --plan "$d/plan-boot-1.sh" --results "$tmp/orphan.results" \
+setsid "$PJT_MATRIX_BOOT" --kernel "$tmp/bzImage" --initrd "$tmp/image" --plan "$d/plan-boot-1.sh" --results "$tmp/orphan.results" \
 	--console "$tmp/orphan.console" --pidfile "$d/guest.pid" >/dev/null 2>&1 &
 orphan_boot=$!
 wait_until 10 sh -c "[ \"\$(cat '$d/guest.pid' 2>/dev/null)\" != '$guest_pid' ] && [ -s '$d/guest.pid' ]"

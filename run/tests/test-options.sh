@@ -154,6 +154,16 @@ check "run/boot --kernel=K --initrd I --smp=3 --mem=256 --print-cmdline: QEMU ge
 	sh -c "'$boot' --kernel='$tmp/bzImage' --initrd '$tmp/image' --smp=3 --mem=256 --print-cmdline >'$tmp/qemu' &&
 	       grep -q -- '-smp 3,' '$tmp/qemu' && grep -q -- ' -m 256 ' '$tmp/qemu' && grep -q -- '-kernel $tmp/bzImage ' '$tmp/qemu'"
 check "run/boot with an operand: refused" refused run/boot "unexpected argument 'extra': run/boot takes options only" "$boot" --print-cmdline extra
+check "run/boot --trace --print-cmdline: the kernel command line enables run/contract/trace-events (trace_event=)" \
+	sh -c "'$boot' --kernel '$tmp/bzImage' --initrd '$tmp/image' --print-cmdline --trace |
+	       grep -q -- ' trace_event=$("$top/run/contract/entries" -j , trace-events) -nographic '"
+
+echo "# ---- run/trace-boots"
+conventions run/trace-boots 'usage: run/trace-boots \[options\] N' "$top/run/trace-boots"
+check "run/trace-boots --kernel=K x: N not a number, refused before anything boots" \
+	refused run/trace-boots "N wants a positive number, not 'x'" "$top/run/trace-boots" --kernel="$tmp/bzImage" x
+check "run/trace-boots 2 --kernel NOSUCH (option after N): refused, naming the kernel" \
+	refused run/trace-boots "kernel $tmp/nosuch not found (make kernel)" "$top/run/trace-boots" 2 --kernel "$tmp/nosuch"
 
 echo "# ---- run/kernel"
 kernel=$top/run/kernel

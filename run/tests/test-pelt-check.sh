@@ -7,8 +7,8 @@
 #     deliberately wrong cpu_load() (the pelt column in its place) caught;
 #     bad input named FILE:LINE (exit 2), a too short trace exit 3;
 #   - in a guest, on build/bzImage and on build/bzImage-groups
-#     (FAIR_GROUP_SCHED; the tasks stay in the root cgroup): a short traced
-#     workload (duty tasks of 10 to 70%, nice 0 and 5, some pinned, most
+#     (FAIR_GROUP_SCHED; the tasks stay in the root cgroup), booted with
+#     run/boot --trace: a short traced workload (duty tasks of 10 to 70%, nice 0 and 5, some pinned, most
 #     migrating) whose four signals must all be within the margin.  A
 #     missing image is an "ok ... # SKIP".  The guest gets trace.sh from
 #     this tree through the plan, so the image need not be rebuilt.
@@ -78,7 +78,7 @@ for variant in default groups; do
 		continue
 	fi
 	r=$tmp/$variant
-	"$top/run/boot" --kernel "$k" --initrd "$initrd" --plan "$plan" --timeout 300 \
+	"$top/run/boot" --kernel "$k" --initrd "$initrd" --plan "$plan" --trace --timeout 300 \
 		--console "$r.console" --results "$r.results" >"$r.boot" 2>&1
 	check "guest ($variant): the traced boot ran (run/boot exit 0)" test $? = 0
 	{ "$top/run/contract/entries" -j , trace-loads; sed -n 's/^L,//p' "$r.results" | tr -d '\r'; } >"$r-loads.csv"

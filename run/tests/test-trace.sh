@@ -1,7 +1,10 @@
 #!/bin/sh
 # run/tests/test-trace.sh: the "trace on" path on the host, no kernel.
 #   - the planner's trace directive (on/off, refused otherwise or twice);
-#   - run/matrix with run/tests/fixtures/matrix/fake-boot and a fake tracefs: the
+#   - run/matrix with run/tests/fixtures/matrix/fake-boot and a fake tracefs:
+#     a traced matrix boots with run/boot --trace, whose kernel command line
+#     enables run/contract/trace-events (trace_event=), an untraced one not;
+#     trace_start enables no event (it refuses when the boot did not); the
 #     guest's trace records reach traces/SEQ.csv and SEQ-loads.csv under
 #     run/contract's headers, each run's records in its own file, and the
 #     DOMAIN lines reach domains.txt; a kernel without the events fails the
@@ -71,8 +74,11 @@ fake_run() { # fake_run OUT MATRIX
 	PJT_MATRIX_BOOT=$top/run/tests/fixtures/matrix/fake-boot FAKE_GUEST=$g "$top/run/matrix" --no-report \
 		--kernel "$tmp/bzImage" --initrd "$tmp/image" --out "$1" "$2" 2>"$1.err"
 }
-fake_run "$tmp/on" "$(matrix on 'trace on')"
+FAKE_BOOT_ARGS=$tmp/on.args fake_run "$tmp/on" "$(matrix on 'trace on')"
 check "fake boot, trace on: run/matrix exits 0" test $? = 0
+check "trace on: each boot is run/boot --trace" sh -c "[ -s '$tmp/on.args' ] && ! grep -v -- ' --trace' '$tmp/on.args'"
+check "trace on: the guest's kernel command line (run/boot's) enables run/contract/trace-events (trace_event=)" \
+	grep -q " trace_event=$(entries -j , trace-events)\$" "$g/cmdline"
 check "every run ok" sh -c "awk -F, 'NR > 1 && \$NF != \"ok\" { bad++ } END { exit bad > 0 || NR != 5 }' '$tmp/on/runs.csv'"
 check "traces/SEQ.csv for each of the 4 runs, run/contract's header" sh -c "
 	for s in 1 2 3 4; do [ \"\$(head -n 1 '$tmp/on/traces/'\$s.csv)\" = '$(entries -j , trace-pulls)' ] || exit 1; done"
@@ -96,14 +102,27 @@ check "domains.txt holds the fake /proc/schedstat's domains, for the topology" \
 check "run/report on a traced folder also makes trace/ (run/trace-report)" sh -c "
 	[ $? = 0 ] && [ -s '$tmp/on/report.md' ] && [ -s '$tmp/on/trace/trace-report.md' ] && [ -s '$tmp/on/trace/pulls-by-level.csv' ]"
 
-fake_run "$tmp/off" "$(matrix off 'trace off')"
+FAKE_BOOT_ARGS=$tmp/off.args fake_run "$tmp/off" "$(matrix off 'trace off')"
 check "trace off: no traces/ folder" sh -c "[ $? = 0 ] && [ ! -e '$tmp/off/traces' ]"
+check "trace off: no --trace, no trace_event= on the kernel command line" \
+	sh -c "[ -s '$tmp/off.args' ] && ! grep -q -- '--trace' '$tmp/off.args' && [ -s '$g/cmdline' ] && ! grep -q trace_event= '$g/cmdline'"
+
+# trace.sh never enables an event (a live patch of kernel text): without
+# trace_event= on the command line, or with an event the kernel left off,
+# trace_start refuses and the events stay off.
+for cmdline in "console=ttyS0" "console=ttyS0 trace_event=$(entries -j , trace-events)"; do
+	echo "$cmdline" >"$tmp/cmdline"
+	for e in $evs; do echo 0 >"$t/events/sched/$e/enable"; done
+	PJT_TRACEFS=$t PJT_CMDLINE=$tmp/cmdline sh -c '. "$1"; trace_start' sh "$top/initramfs/lib/trace.sh" 2>"$tmp/e"
+	check "trace_start, events off (command line '${cmdline%%,*}...'): status 1, says why, enables nothing" \
+		sh -c "[ $? = 1 ] && grep -q 'live-patch' '$tmp/e' && [ \"\$(cat '$t'/events/sched/*/enable | sort -u)\" = 0 ]"
+done
 
 rm "$t/events/sched/sched_pjt_pull/enable"
 fake_run "$tmp/stock" "$(matrix stock 'trace on')"
 check "trace on, kernel without the events: the runs fail, loudly" sh -c "
 	awk -F, 'NR > 1 && \$NF != \"failed\" { bad++ } END { exit bad > 0 || NR < 2 }' '$tmp/stock/runs.csv' &&
-	grep -q 'no sched_pjt_pull' '$tmp/stock/console-1.log'"
+	grep -q 'trace on: the boot.s trace events .* are not all enabled' '$tmp/stock/console-1.log'"
 
 # run/trace-report on the fixture (3 runs: stock with 3 pulls, rfc-after
 # with 1 and 0).
