@@ -8,7 +8,7 @@
 #            continuously (and reads and resets pjt_stats now and then): two
 #            stress-ng of 1 worker at once, in two cgroups of unequal
 #            cpu.weight when the kernel has cgroup v2's cpu controller
-#            (FAIR_GROUP_SCHED), throttled by a cpu.max of 3 ms a 10-ms
+#            (FAIR_GROUP_SCHED), throttled by a cpu.max of 10 ms a 20-ms
 #            period where it has CFS bandwidth, else side by side.
 # cpu-online (CPU hotplug, so sched-domain rebuilds, --pathological) runs
 # beside a switch stressor.  A stressor passes when stress-ng exits 0 having
@@ -96,12 +96,13 @@ if grep -qw cgroup2 /proc/filesystems; then
 		echo 100 > $CG/stress1/cpu.weight
 		echo 300 > $CG/stress2/cpu.weight
 		groups="stress1 stress2"
-		# CFS bandwidth (CONFIG_CFS_BANDWIDTH): 3 ms a 10-ms period, so
-		# each group's entity is throttled (dequeued) and unthrottled
-		# (enqueued) about a hundred times a second while bits flip.
+		# CFS bandwidth (CONFIG_CFS_BANDWIDTH): half a CPU, 10 ms a 20-ms
+		# period (shorter periods make the emulated kernel scale them up), so
+		# a busy group's entity is throttled (dequeued) and unthrottled
+		# (enqueued) about fifty times a second while bits flip.
 		throttle=
 		if [ -f $CG/stress1/cpu.max ]; then
-			for g in $groups; do echo "3000 10000" > $CG/$g/cpu.max; done
+			for g in $groups; do echo "10000 20000" > $CG/$g/cpu.max; done
 			throttle=1
 		fi
 	fi
@@ -303,8 +304,8 @@ if [ -n "$groups" ]; then
 	check "both cgroups ran their stressors (cpu.stat usage_usec grew)" grew $u0 $u1
 	if [ -n "$throttle" ]; then
 		t1=$(for g in $groups; do awk '$1 == "nr_throttled" { print $2 }' $CG/$g/cpu.stat; done)
-		echo "# cpu.stat nr_throttled of $groups (quota 3 ms / 10 ms):" $t1
-		check "both cgroups were throttled (cpu.max 3000 10000; nr_throttled > 0)" grew 0 0 $t1
+		echo "# cpu.stat nr_throttled of $groups (quota 10 ms / 20 ms):" $t1
+		check "both cgroups were throttled (cpu.max 10000 20000; nr_throttled > 0)" grew 0 0 $t1
 	else
 		tap_skip "throttled cgroups" "no cpu.max in this kernel (CONFIG_CFS_BANDWIDTH off: the groups kernel has it)"
 	fi
