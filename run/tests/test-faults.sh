@@ -112,6 +112,11 @@ wait "$runner" 2>/dev/null
 cp "$d/runs.csv" "$tmp/killed-rows.csv"
 wait_until 5 gone "$guest_pid" "$boot_pid"
 check "SIGKILL mid-run: the boot (pid $boot_pid) and its guest (pid $guest_pid) died with run/matrix" gone "$guest_pid" "$boot_pid"
+# The fake guest's own children (a workload stand-in, its sleep) outlive it
+# for up to a second, holding the folder's lock they inherited; a real
+# guest is one QEMU process.  Wait for them, so that what follows meets
+# only the guest started next.
+wait_until 10 flock -n "$d/matrix.lock" true
 kept=$(rows "$d")
 # A guest that outlived its runner (started here by hand, as a run/matrix
 # without setpriv would have left it): its pid in guest.pid, its plan in DIR.
