@@ -113,7 +113,7 @@ bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.
 	run/bench-overhead
 
 # The cost when off in instructions per operation, one vCPU under icount
-# (see README, "What the series costs when off").
+# (see docs/results.md, "What the series costs when off").
 bench-icount: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs-perf.cpio.gz
 	run/bench-icount
 
