@@ -1,0 +1,76 @@
+#!/bin/sh
+# Guest suite: two feature writers against each other.  Setting a PJT_*
+# bit turns the RFC's runnable-load bookkeeping on first; clearing the last
+# one turns it off (patch 0007).  One writer sets and clears PJT_SHORT_TASKS,
+# the other PJT_BUSIEST, while tasks sleep and wake on every CPU and a
+# reader polls sched/pjt_runnable (patch 0023), which reads the state under
+# the mutex that turns the bookkeeping on and off.  No read may see a PJT
+# bit set with the bookkeeping off (a write clearing its bit releasing it
+# under a write about to set one: the race 0007's write mutex closes), and
+# every read with it on must find each CPU's kept sum equal to the
+# contributions of the entities queued there.
+# Runs only in boots without the trace events (their event holds the
+# bookkeeping on, and the reads would see nothing else).  Busybox sh, root.
+D=/sys/kernel/debug/sched
+F=$D/features
+R=$D/pjt_runnable
+ROUNDS=${WRITERS_ROUNDS:-150}
+. /usr/lib/pjt/tap.sh
+
+for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}; do
+	echo "NO_$b" > "$F"
+done
+echo 0 > $D/pjt_counting
+check "with every PJT bit clear, counting off and no trace event, nothing holds the bookkeeping on" \
+	grep -q '^bookkeeping off, PJT bits clear' "$R"
+
+# write_loop BIT: ROUNDS times set BIT and clear it.
+write_loop() {
+	i=0
+	while [ $i -lt $ROUNDS ]; do
+		echo "$1" > "$F"
+		echo "NO_$1" > "$F"
+		i=$((i + 1))
+	done
+}
+
+pjtload duty threads=8 duty=30 period=20ms duration=60s > /dev/null &
+load=$!
+: > /tmp/writers.reads
+(while [ ! -e /tmp/writers.done ]; do cat "$R" >> /tmp/writers.reads; done) &
+reader=$!
+write_loop PJT_SHORT_TASKS &
+w1=$!
+write_loop PJT_BUSIEST &
+w2=$!
+wait $w1
+s1=$?
+wait $w2
+s2=$?
+touch /tmp/writers.done
+wait $reader
+kill $load 2>/dev/null
+wait $load 2>/dev/null
+rm -f /tmp/writers.done
+check "both writers ran their $ROUNDS rounds" [ "$s1" = 0 -a "$s2" = 0 ]
+
+reads=$(grep -c '^bookkeeping' /tmp/writers.reads)
+on=$(grep -c '^bookkeeping on' /tmp/writers.reads)
+echo "# $reads reads, $on with the bookkeeping on, $(grep -c '^cpu' /tmp/writers.reads) per-CPU sums"
+check "the reader saw the bookkeeping both on and off while the writers ran" \
+	[ "$on" -gt 0 -a "$on" -lt "$reads" ]
+bad=$(grep -c '^bookkeeping off, PJT bits set' /tmp/writers.reads)
+check "no read saw a PJT bit set with the bookkeeping off ($bad did)" [ "$bad" = 0 ]
+bad=$(awk '$1 ~ /^cpu/ && $3 != $5' /tmp/writers.reads | wc -l)
+awk '$1 ~ /^cpu/ && $3 != $5' /tmp/writers.reads | head -3 | sed 's/^/# differs: /'
+check "every CPU's kept sum equalled its queued entities' contributions in every read ($bad did not)" \
+	[ "$bad" = 0 ]
+
+# After the race: a set bit keeps it on, clearing the last one lets it go.
+echo PJT_BUSIEST > "$F"
+check "PJT_BUSIEST set after the race: the bookkeeping is on" grep -q '^bookkeeping on, PJT bits set' "$R"
+echo NO_PJT_BUSIEST > "$F"
+check "the last PJT bit cleared: the bookkeeping is off" grep -q '^bookkeeping off, PJT bits clear' "$R"
+check "no WARN/BUG/Oops in dmesg after the race" sh -c '! dmesg | grep -Eq "WARNING:|BUG:|Oops"'
+echo "# writers.sh: $n tests, $failed failed"
+[ "$failed" -eq 0 ]
