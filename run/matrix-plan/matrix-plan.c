@@ -1623,7 +1623,8 @@ static int williams_sequences(int t, int *seq)
 			seq[r * t + p] = (first[p] + r) % t;
 	if (t % 2 == 0 || t == 1)
 		return t;
-	/* mirror row u starts with first[t-1] + u: start at the u that makes it 0 */
+	/* the reverse of square row r starts with first[t-1] + r: the mirror
+	 * rows begin with the r whose reverse starts with 0 */
 	mirror_start = (t - first[t - 1]) % t;
 	for (int u = 0; u < t; u++)
 		for (int p = 0; p < t; p++)
@@ -1644,12 +1645,13 @@ static int williams_sequences(int t, int *seq)
  * the blocks in the same slot of their boots (every boot's first block,
  * every second, ...) should run consecutive steps, as balanced as their
  * number allows, while the whole plan runs every step equally often over
- * whole cycles.  Block (slot j, boot i) takes step (j x c + i) mod S: with
- * c = boots mod S that numbers the blocks slot by slot (j x boots + i), so
- * the plan's blocks take consecutive steps; when the boots are whole cycles
- * (boots mod S = 0) every slot is balanced by itself and c = 1 moves each
- * next block of a boot one step on, so that a boot does not repeat one
- * order in all its blocks.  The seed draws a labelling per topology: which
+ * whole cycles.  Block (slot j, boot i, both counted from 0) takes step
+ * (j x c + i) mod S, S = S_c x S_w: with c = boots mod S that numbers the
+ * blocks slot by slot (j x boots + i), so the plan's blocks take
+ * consecutive steps; when the boots are whole cycles (boots mod S = 0)
+ * every slot is balanced by itself and c = 1 moves each next block of a
+ * boot one step on, so that a boot does not repeat one order in all its
+ * blocks.  The seed draws a labelling per topology: which
  * combo (per workload) and which workload is treatment 0, 1, ...
  */
 struct williams {
