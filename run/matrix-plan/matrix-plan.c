@@ -86,9 +86,9 @@ struct combo {
 	int replicate_of; /* a replicate arm: the index of the combo it repeats, else -1 */
 };
 
-/* replicate NAME OF: an arm on OF's bits under a name of its own (A/A checks) */
-struct replicate {
-	char name[TEXT_MAX], of[TEXT_MAX];
+/* Two names a line declares: compare A B, replicate NAME COMBO. */
+struct name_pair {
+	char a[TEXT_MAX], b[TEXT_MAX];
 	int line;
 };
 
@@ -161,7 +161,7 @@ static struct {
 	struct combo combos[MAX_COMBOS];
 	int nr_combos;
 	/* compare A B: the declared questions (the confirmatory family) */
-	struct { char a[TEXT_MAX], b[TEXT_MAX]; int line; } compares[MAX_COMBOS];
+	struct name_pair compares[MAX_COMBOS];
 	int nr_compares;
 	/* the noise study's QEMU options: accel thread=single|multi, vCPUs pinned */
 	char accel[64];
@@ -176,7 +176,9 @@ static struct {
 	int nr_tunables;
 	struct factorial factorials[MAX_FACTORIALS];
 	int nr_factorials;
-	struct replicate replicates[MAX_COMBOS];
+	/* replicate NAME COMBO: an arm on COMBO's bits under a name of its own
+	 * (A/A checks); a the arm's name, b the combo it repeats */
+	struct name_pair replicates[MAX_COMBOS];
 	int nr_replicates;
 	enum order order;
 	int order_line;
@@ -609,8 +611,21 @@ static void do_combo(int line, int argc, char **argv)
 	add_combo(line, argv[1], bits, -1);
 }
 
-/* replicate NAME OF: resolved once every combo and factorial cell is known
- * (resolve_replicates). */
+/* Appends A B, given at LINE, to a list of at most MAX_COMBOS pairs. */
+static void add_name_pair(struct name_pair *list, int *n, int line, const char *directive,
+			  const char *a, const char *b)
+{
+	if (*n == MAX_COMBOS) {
+		error_at(line, "more than %d %s lines", MAX_COMBOS, directive);
+		return;
+	}
+	snprintf(list[*n].a, TEXT_MAX, "%s", a);
+	snprintf(list[*n].b, TEXT_MAX, "%s", b);
+	list[(*n)++].line = line;
+}
+
+/* replicate NAME COMBO: resolved once every combo and factorial cell is
+ * known (resolve_replicates). */
 static void do_replicate(int line, int argc, char **argv)
 {
 	if (want_args(line, argc, 2, 2, "replicate NAME COMBO (a second arm on COMBO's bits)"))
@@ -619,13 +634,7 @@ static void do_replicate(int line, int argc, char **argv)
 		error_at(line, "replicate name '%s': use letters, digits, '_', '.', '+', '-'", argv[1]);
 		return;
 	}
-	if (m.nr_replicates == MAX_COMBOS) {
-		error_at(line, "more than %d replicate lines", MAX_COMBOS);
-		return;
-	}
-	snprintf(m.replicates[m.nr_replicates].name, TEXT_MAX, "%s", argv[1]);
-	snprintf(m.replicates[m.nr_replicates].of, TEXT_MAX, "%s", argv[2]);
-	m.replicates[m.nr_replicates++].line = line;
+	add_name_pair(m.replicates, &m.nr_replicates, line, "replicate", argv[1], argv[2]);
 }
 
 /*
@@ -638,32 +647,32 @@ static void do_replicate(int line, int argc, char **argv)
 static void resolve_replicates(void)
 {
 	for (int i = 0; i < m.nr_replicates; i++) {
-		const struct replicate *r = &m.replicates[i];
-		const struct combo *of, *taken = find_combo_name(r->name);
+		const struct name_pair *r = &m.replicates[i];
+		const struct combo *of, *taken = find_combo_name(r->a);
 		int of_replicate = -1;
 
 		for (int j = m.nr_replicates - 1; j >= 0; j--)
-			if (!strcmp(m.replicates[j].name, r->of))
+			if (!strcmp(m.replicates[j].a, r->b))
 				of_replicate = j; /* the first of that name */
 		if (taken) {
-			error_at(r->line, "replicate %s: the name is taken (%s at line %d)", r->name,
+			error_at(r->line, "replicate %s: the name is taken (%s at line %d)", r->a,
 				 taken->replicate_of >= 0 ? "replicate" : "combo", taken->line);
 			continue;
 		}
 		if (of_replicate >= 0) {
 			error_at(r->line, "replicate %s %s: '%s' is itself a replicate (of '%s', line %d): "
-				 "replicate %s instead", r->name, r->of, r->of,
-				 m.replicates[of_replicate].of, m.replicates[of_replicate].line,
-				 m.replicates[of_replicate].of);
+				 "replicate %s instead", r->a, r->b, r->b,
+				 m.replicates[of_replicate].b, m.replicates[of_replicate].line,
+				 m.replicates[of_replicate].b);
 			continue;
 		}
-		of = find_combo_name(r->of);
+		of = find_combo_name(r->b);
 		if (!of) {
 			error_at(r->line, "replicate %s: no combo or factorial cell is named '%s'",
-				 r->name, r->of);
+				 r->a, r->b);
 			continue;
 		}
-		if (add_combo(r->line, r->name, of->bits, (int)(of - m.combos)))
+		if (add_combo(r->line, r->a, of->bits, (int)(of - m.combos)))
 			return;
 	}
 }
@@ -1379,13 +1388,7 @@ static void do_compare(int line, int argc, char **argv)
 				 m.compares[i].line);
 			return;
 		}
-	if (m.nr_compares == MAX_COMBOS) {
-		error_at(line, "too many compare lines (at most %d)", MAX_COMBOS);
-		return;
-	}
-	snprintf(m.compares[m.nr_compares].a, TEXT_MAX, "%s", argv[1]);
-	snprintf(m.compares[m.nr_compares].b, TEXT_MAX, "%s", argv[2]);
-	m.compares[m.nr_compares++].line = line;
+	add_name_pair(m.compares, &m.nr_compares, line, "compare", argv[1], argv[2]);
 }
 
 static void check_compares(void)
