@@ -83,7 +83,17 @@ struct combo {
 	char name[TEXT_MAX];
 	unsigned bits;
 	int line;
+	int replicate_of; /* a replicate arm: the index of the combo it repeats, else -1 */
 };
+
+/* Two names a line declares: compare A B, replicate NAME COMBO. */
+struct name_pair {
+	char a[TEXT_MAX], b[TEXT_MAX];
+	int line;
+};
+
+/* The order of the runs within a repetition block. */
+enum order { ORDER_WILLIAMS, ORDER_RANDOM };
 
 #define TOOL_KEYS 4
 
@@ -151,7 +161,7 @@ static struct {
 	struct combo combos[MAX_COMBOS];
 	int nr_combos;
 	/* compare A B: the declared questions (the confirmatory family) */
-	struct { char a[TEXT_MAX], b[TEXT_MAX]; int line; } compares[MAX_COMBOS];
+	struct name_pair compares[MAX_COMBOS];
 	int nr_compares;
 	/* the noise study's QEMU options: accel thread=single|multi, vCPUs pinned */
 	char accel[64];
@@ -166,6 +176,12 @@ static struct {
 	int nr_tunables;
 	struct factorial factorials[MAX_FACTORIALS];
 	int nr_factorials;
+	/* replicate NAME COMBO: an arm on COMBO's bits under a name of its own
+	 * (A/A checks); a the arm's name, b the combo it repeats */
+	struct name_pair replicates[MAX_COMBOS];
+	int nr_replicates;
+	enum order order;
+	int order_line;
 	int last_line;
 } m;
 
@@ -544,6 +560,19 @@ static int parse_bits(int line, int n, char **names, unsigned *mask, unsigned *o
 	return bad ? -1 : 0;
 }
 
+static int add_combo(int line, const char *name, unsigned bits, int replicate_of)
+{
+	if (m.nr_combos == MAX_COMBOS) {
+		error_at(line, "more than %d combos", MAX_COMBOS);
+		return -1;
+	}
+	snprintf(m.combos[m.nr_combos].name, TEXT_MAX, "%s", name);
+	m.combos[m.nr_combos].bits = bits;
+	m.combos[m.nr_combos].replicate_of = replicate_of;
+	m.combos[m.nr_combos++].line = line;
+	return 0;
+}
+
 static void do_combo(int line, int argc, char **argv)
 {
 	unsigned bits = 0;
@@ -568,22 +597,99 @@ static void do_combo(int line, int argc, char **argv)
 	if (bad)
 		return;
 	/* One bit set is one measurement: two names for it would be run twice and
-	 * compared as if they differed. */
+	 * compared as if they differed, unless the matrix says that is the point
+	 * (an A/A check: replicate NAME OF). */
 	for (int i = 0; i < m.nr_combos; i++) {
 		if (m.combos[i].bits == bits) {
 			error_at(line, "combo '%s' has the same bits as combo '%s' (line %d): "
-				 "a bit set is measured once, under one name", argv[1],
-				 m.combos[i].name, m.combos[i].line);
+				 "a bit set is measured once, under one name (a second arm on "
+				 "the same bits, for an A/A check: replicate %s %s)", argv[1],
+				 m.combos[i].name, m.combos[i].line, argv[1], m.combos[i].name);
 			return;
 		}
 	}
-	if (m.nr_combos == MAX_COMBOS) {
-		error_at(line, "more than %d combos", MAX_COMBOS);
+	add_combo(line, argv[1], bits, -1);
+}
+
+/* Appends A B, given at LINE, to a list of at most MAX_COMBOS pairs. */
+static void add_name_pair(struct name_pair *list, int *n, int line, const char *directive,
+			  const char *a, const char *b)
+{
+	if (*n == MAX_COMBOS) {
+		error_at(line, "more than %d %s lines", MAX_COMBOS, directive);
 		return;
 	}
-	snprintf(m.combos[m.nr_combos].name, TEXT_MAX, "%s", argv[1]);
-	m.combos[m.nr_combos].bits = bits;
-	m.combos[m.nr_combos++].line = line;
+	snprintf(list[*n].a, TEXT_MAX, "%s", a);
+	snprintf(list[*n].b, TEXT_MAX, "%s", b);
+	list[(*n)++].line = line;
+}
+
+/* replicate NAME COMBO: resolved once every combo and factorial cell is
+ * known (resolve_replicates). */
+static void do_replicate(int line, int argc, char **argv)
+{
+	if (want_args(line, argc, 2, 2, "replicate NAME COMBO (a second arm on COMBO's bits)"))
+		return;
+	if (!is_name(argv[1], "_.+-") || strlen(argv[1]) > 128) {
+		error_at(line, "replicate name '%s': use letters, digits, '_', '.', '+', '-'", argv[1]);
+		return;
+	}
+	add_name_pair(m.replicates, &m.nr_replicates, line, "replicate", argv[1], argv[2]);
+}
+
+/*
+ * Replicate arms join the combos after the factorial cells: each runs the
+ * bits of the combo it names, as a combo of its own name, so an A/A check
+ * measures two arms that differ only by their label.  A replicate repeats
+ * a combo or factorial cell, never another replicate: one arm is the
+ * original, the others are its copies.
+ */
+static void resolve_replicates(void)
+{
+	for (int i = 0; i < m.nr_replicates; i++) {
+		const struct name_pair *r = &m.replicates[i];
+		const struct combo *of, *taken = find_combo_name(r->a);
+		int of_replicate = -1;
+
+		for (int j = m.nr_replicates - 1; j >= 0; j--)
+			if (!strcmp(m.replicates[j].a, r->b))
+				of_replicate = j; /* the first of that name */
+		if (taken) {
+			error_at(r->line, "replicate %s: the name is taken (%s at line %d)", r->a,
+				 taken->replicate_of >= 0 ? "replicate" : "combo", taken->line);
+			continue;
+		}
+		if (of_replicate >= 0) {
+			error_at(r->line, "replicate %s %s: '%s' is itself a replicate (of '%s', line %d): "
+				 "replicate %s instead", r->a, r->b, r->b,
+				 m.replicates[of_replicate].b, m.replicates[of_replicate].line,
+				 m.replicates[of_replicate].b);
+			continue;
+		}
+		of = find_combo_name(r->b);
+		if (!of) {
+			error_at(r->line, "replicate %s: no combo or factorial cell is named '%s'",
+				 r->a, r->b);
+			continue;
+		}
+		if (add_combo(r->line, r->a, of->bits, (int)(of - m.combos)))
+			return;
+	}
+}
+
+/* order williams|random: how each repetition block's runs are ordered
+ * (print_plan). */
+static void do_order(int line, int argc, char **argv)
+{
+	if (want_args(line, argc, 1, 1, "order williams|random") || once(line, "order", &m.order_line))
+		return;
+	if (!strcmp(argv[1], "williams"))
+		m.order = ORDER_WILLIAMS;
+	else if (!strcmp(argv[1], "random"))
+		m.order = ORDER_RANDOM;
+	else
+		error_at(line, "order '%s': want williams (balanced over the blocks) or random "
+			 "(a seeded shuffle of each block)", argv[1]);
 }
 
 static void do_factorial(int line, int argc, char **argv)
@@ -646,13 +752,8 @@ static void expand_factorials(void)
 				same_bits |= m.combos[k].bits == bits;
 			if (c || same_bits)
 				continue;
-			if (m.nr_combos == MAX_COMBOS) {
-				error_at(f->line, "more than %d combos", MAX_COMBOS);
+			if (add_combo(f->line, name, bits, -1))
 				return;
-			}
-			snprintf(m.combos[m.nr_combos].name, TEXT_MAX, "%s", name);
-			m.combos[m.nr_combos].bits = bits;
-			m.combos[m.nr_combos++].line = f->line;
 		}
 	}
 }
@@ -1287,13 +1388,7 @@ static void do_compare(int line, int argc, char **argv)
 				 m.compares[i].line);
 			return;
 		}
-	if (m.nr_compares == MAX_COMBOS) {
-		error_at(line, "too many compare lines (at most %d)", MAX_COMBOS);
-		return;
-	}
-	snprintf(m.compares[m.nr_compares].a, TEXT_MAX, "%s", argv[1]);
-	snprintf(m.compares[m.nr_compares].b, TEXT_MAX, "%s", argv[2]);
-	m.compares[m.nr_compares++].line = line;
+	add_name_pair(m.compares, &m.nr_compares, line, "compare", argv[1], argv[2]);
 }
 
 static void check_compares(void)
@@ -1363,7 +1458,8 @@ static const struct directive directives[] = {
 	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "trace", do_trace }, { "settle", do_settle }, { "seed", do_seed },
 	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
 	{ "workload", do_workload }, { "compare", do_compare }, { "accel", do_accel },
-	{ "pin-vcpus", do_pin }, { NULL, NULL },
+	{ "pin-vcpus", do_pin }, { "replicate", do_replicate }, { "order", do_order },
+	{ NULL, NULL },
 };
 
 static void parse_line(int line, char *text)
@@ -1404,7 +1500,7 @@ static void parse_line(int line, char *text)
 		;
 	if (!d->name) {
 		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting trace settle seed "
-			 "combo factorial tunable workload compare accel pin-vcpus)", argv[0]);
+			 "order combo factorial replicate tunable workload compare accel pin-vcpus)", argv[0]);
 		return;
 	}
 	d->parse(line, argc, argv);
@@ -1466,6 +1562,7 @@ static int parse_file(const char *path)
 			error_at(line, "no 'name' line and the file name is not usable as one");
 	}
 	expand_factorials();
+	resolve_replicates();
 	check_compares();
 	if (m.nr_combos == 0)
 		error_at(line, "no 'combo' or 'factorial' line: nothing to compare");
@@ -1490,6 +1587,143 @@ static unsigned rng_below(unsigned n)
 		r = rng_next();
 	while (r >= limit);
 	return (unsigned)(r % n);
+}
+
+/* Fisher-Yates, the seeded generator's draws from the last element down. */
+static void shuffle(int *a, int n)
+{
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)rng_below((unsigned)i + 1), tmp = a[i];
+
+		a[i] = a[j];
+		a[j] = tmp;
+	}
+}
+
+/*
+ * A Williams design for t treatments (Williams 1949, the crossover
+ * trials' standard): sequences in which every treatment takes every
+ * position equally often and follows every other treatment equally
+ * often.  Row r of the square is the first row 0, 1, t-1, 2, t-2, ... plus
+ * r (mod t); for even t the t rows are the design, for odd t each ordered
+ * pair is adjacent once in the square or once in its mirror (each row
+ * reversed), so the design is the 2t rows of both.  The mirror rows come in
+ * the order that continues the square's first elements (0, 1, ..., t-1,
+ * then 0 again), so that any t consecutive sequences put each treatment
+ * first once: the first run of a boot is where the drift is steepest.
+ * Fills seq[s * t + p] (sequence s, position p) and returns the number of
+ * sequences: 1 for t = 1, t for even t, 2t for odd t.
+ */
+static int williams_sequences(int t, int *seq)
+{
+	int *first = seq, lo = 1, hi = t - 1, mirror_start;
+
+	first[0] = 0;
+	for (int p = 1; p < t; p++)
+		first[p] = p % 2 ? lo++ : hi--;
+	for (int r = 1; r < t; r++)
+		for (int p = 0; p < t; p++)
+			seq[r * t + p] = (first[p] + r) % t;
+	if (t % 2 == 0 || t == 1)
+		return t;
+	/* the reverse of square row r starts with first[t-1] + r: the mirror
+	 * rows begin with the r whose reverse starts with 0 */
+	mirror_start = (t - first[t - 1]) % t;
+	for (int u = 0; u < t; u++)
+		for (int p = 0; p < t; p++)
+			seq[(t + u) * t + p] = seq[((mirror_start + u) % t) * t + (t - 1 - p)];
+	return 2 * t;
+}
+
+/*
+ * order williams: the cells of a block are its workloads, each running
+ * every combo once in a row (the comparison is between combos of one
+ * workload, so its runs stay together, close in time).  The combos of each
+ * workload follow a Williams design of S_c sequences, the workloads one of
+ * S_w: design step x (0 .. S_c x S_w - 1) is combo sequence x mod S_c with
+ * workload sequence x / S_c, so over a cycle of S_c x S_w blocks every
+ * combo order meets every workload order.
+ *
+ * Which step a block takes: pulls drift over a boot (steeply at first), so
+ * the blocks in the same slot of their boots (every boot's first block,
+ * every second, ...) should run consecutive steps, as balanced as their
+ * number allows, while the whole plan runs every step equally often over
+ * whole cycles.  Block (slot j, boot i, both counted from 0) takes step
+ * (j x c + i) mod S, S = S_c x S_w: with c = boots mod S that numbers the
+ * blocks slot by slot (j x boots + i), so the plan's blocks take
+ * consecutive steps; when the boots are whole cycles (boots mod S = 0)
+ * every slot is balanced by itself and c = 1 moves each next block of a
+ * boot one step on, so that a boot does not repeat one order in all its
+ * blocks.  The seed draws a labelling per topology: which
+ * combo (per workload) and which workload is treatment 0, 1, ...
+ */
+struct williams {
+	int combo_seqs, workload_seqs;
+	int *combo_seq, *workload_seq;   /* the designs, williams_sequences() */
+	int *combo_label, *workload_label; /* per topology: treatment -> combo, workload */
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		perror(PROG);
+		exit(1);
+	}
+	return p;
+}
+
+static void williams_init(struct williams *w)
+{
+	int nc = m.nr_combos, nw = m.nr_workloads;
+
+	w->combo_seq = xcalloc((size_t)2 * nc * nc, sizeof(int));
+	w->workload_seq = xcalloc((size_t)2 * nw * nw, sizeof(int));
+	w->combo_seqs = williams_sequences(nc, w->combo_seq);
+	w->workload_seqs = williams_sequences(nw, w->workload_seq);
+	w->combo_label = xcalloc((size_t)m.nr_topologies * nw * nc, sizeof(int));
+	w->workload_label = xcalloc((size_t)m.nr_topologies * nw, sizeof(int));
+	for (int t = 0; t < m.nr_topologies; t++) {
+		int *wl = w->workload_label + t * nw;
+
+		for (int i = 0; i < nw; i++)
+			wl[i] = i;
+		shuffle(wl, nw);
+		for (int k = 0; k < nw; k++) {
+			int *cl = w->combo_label + (t * nw + k) * nc;
+
+			for (int i = 0; i < nc; i++)
+				cl[i] = i;
+			shuffle(cl, nc);
+		}
+	}
+}
+
+/* The block in slot SLOT (0, 1, ...) of boot BOOT (1, 2, ...) of topology
+ * t: its cells (combo x workloads + workload) in order. */
+static void williams_block(const struct williams *w, int t, long slot, long boot, int *order)
+{
+	int nc = m.nr_combos, nw = m.nr_workloads, k = 0;
+	long steps = (long)w->combo_seqs * w->workload_seqs;
+	long c = m.boots % steps ? m.boots % steps : 1, x = (slot * c + boot - 1) % steps;
+	const int *cs = w->combo_seq + (x % w->combo_seqs) * nc;
+	const int *ws = w->workload_seq + (x / w->combo_seqs) * nw;
+
+	for (int pw = 0; pw < nw; pw++) {
+		int wl = w->workload_label[t * nw + ws[pw]];
+
+		for (int pc = 0; pc < nc; pc++)
+			order[k++] = w->combo_label[(t * nw + wl) * nc + cs[pc]] * nw + wl;
+	}
+}
+
+static void williams_free(struct williams *w)
+{
+	free(w->combo_seq);
+	free(w->workload_seq);
+	free(w->combo_label);
+	free(w->workload_label);
 }
 
 static void topology_text(const struct topology *t, char *out, size_t size)
@@ -1572,6 +1806,7 @@ static void print_plan(void)
 	long long estimate = 0;
 	char feat[TEXT_MAX], topo[64];
 	int seq = 0, runs = 0;
+	struct williams williams = { 0 };
 
 	if (!order) {
 		perror("matrix-plan");
@@ -1584,6 +1819,15 @@ static void print_plan(void)
 	printf("settle_ms\t%lld\n", m.settle_ms);
 	printf("reps\t%ld\n", m.reps);
 	printf("boots\t%ld\n", m.boots);
+	/* The seeded labelling draws first, so order random's shuffles draw
+	 * what they always did from the seed. */
+	rng_state = m.seed;
+	if (m.order == ORDER_WILLIAMS) {
+		williams_init(&williams);
+		printf("order\twilliams\t%d\t%d\n", williams.combo_seqs, williams.workload_seqs);
+	} else {
+		printf("order\trandom\n");
+	}
 	if (shard_n)
 		printf("shard\t%ld\t%ld\nplan_runs\t%ld\n", shard_k, shard_n,
 		       (long)m.nr_topologies * m.reps * cells);
@@ -1608,6 +1852,9 @@ static void print_plan(void)
 	for (int i = 0; i < m.nr_combos; i++) {
 		features_text(m.combos[i].bits, feat, sizeof(feat));
 		printf("combo\t%s\t%s\n", m.combos[i].name, feat);
+		if (m.combos[i].replicate_of >= 0)
+			printf("replicate\t%s\t%s\n", m.combos[i].name,
+			       m.combos[m.combos[i].replicate_of].name);
 	}
 	for (int i = 0; i < m.nr_compares; i++)
 		printf("compare\t%s\t%s\n", m.compares[i].a, m.compares[i].b);
@@ -1626,30 +1873,31 @@ static void print_plan(void)
 
 	/*
 	 * Interleave: within each repetition block every cell (combo x
-	 * workload) runs once, in a fresh seeded shuffle, so slow drift of the
-	 * host is spread over every cell alike.  The blocks are spread over
-	 * m.boots boots per topology, whole, as evenly as possible (the first
-	 * reps % boots boots hold one block more): the last field of a run
-	 * record is its boot within the topology, 1..boots.
+	 * workload) runs once, in the order of a Williams design (order
+	 * williams, williams_block) or in a fresh seeded shuffle (order
+	 * random), so slow drift of the host and of the boot is spread over
+	 * every cell alike.  The blocks are spread over m.boots boots per
+	 * topology, whole, as evenly as possible (the first reps % boots boots
+	 * hold one block more): the last field of a run record is its boot
+	 * within the topology, 1..boots.
 	 */
-	rng_state = m.seed;
 	for (int t = 0; t < m.nr_topologies; t++) {
-		long boot = 1, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
+		long boot = 1, slot = 0, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
 
 		topology_text(&m.topologies[t], topo, sizeof(topo));
 		estimate += boot_estimate_ms() * (shard_n ? (m.boots - shard_k) / shard_n + 1 : m.boots);
-		for (long rep = 1; rep <= m.reps; rep++) {
+		for (long rep = 1; rep <= m.reps; rep++, slot++) {
 			if (left_in_boot-- == 0) {
 				boot++;
+				slot = 0;
 				left_in_boot = m.reps / m.boots + (m.reps % m.boots >= boot) - 1;
 			}
-			for (int i = 0; i < cells; i++)
-				order[i] = i;
-			for (int i = cells - 1; i > 0; i--) {
-				int j = (int)rng_below((unsigned)i + 1), tmp = order[i];
-
-				order[i] = order[j];
-				order[j] = tmp;
+			if (m.order == ORDER_WILLIAMS) {
+				williams_block(&williams, t, slot, boot, order);
+			} else {
+				for (int i = 0; i < cells; i++)
+					order[i] = i;
+				shuffle(order, cells);
 			}
 			for (int i = 0; i < cells; i++) {
 				struct combo *c = &m.combos[order[i] / m.nr_workloads];
@@ -1667,6 +1915,7 @@ static void print_plan(void)
 	}
 	printf("runs\t%d\n", runs);
 	printf("estimate_s\t%lld\n", (estimate + 999) / 1000);
+	williams_free(&williams);
 	free(order);
 }
 
@@ -1677,14 +1926,19 @@ static void usage(const struct opt_parser *p)
 	      "                   [--shard K/N] FILE.matrix\n"
 	      "\n"
 	      "Parses and validates FILE.matrix (every bad line is reported as\n"
-	      "FILE:LINE: message), expands combos, factorial cells, workloads and\n"
-	      "repetitions, orders each repetition block by a seeded shuffle, and\n"
-	      "prints the plan, one tab-separated record a line:\n"
+	      "FILE:LINE: message), expands combos, factorial cells, replicates,\n"
+	      "workloads and repetitions, orders each repetition block (order\n"
+	      "williams, the default: each workload's runs together, its combos in\n"
+	      "the order of a Williams design, the workloads' order another; order\n"
+	      "random: a seeded shuffle of the block), and prints the plan, one\n"
+	      "tab-separated record a line:\n"
 	      "  matrix FILE | name NAME | seed N | duration_ms N | settle_ms N | reps N\n"
-	      "  boots N | counting 0|1 | accel tcg,thread=single|multi | pin_vcpus CPU,CPU...\n"
+	      "  boots N | order williams COMBO_SEQUENCES WORKLOAD_SEQUENCES | order random\n"
+	      "  counting 0|1 | accel tcg,thread=single|multi | pin_vcpus CPU,CPU...\n"
 	      "  trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
-	      "  combo NAME FEATURES | compare COMBO REFERENCE | family N\n"
+	      "  combo NAME FEATURES | replicate NAME COMBO (after its combo record)\n"
+	      "  compare COMBO REFERENCE | family N\n"
 	      "  power COMBO REFERENCE UNITS boots|blocks MIN_P FAMILY HOLM_NEEDS 0|1\n"
 	      "  workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
@@ -1734,6 +1988,7 @@ int main(int argc, char **argv)
 	m.settle_ms = 1000;
 	m.reps = 5;
 	m.boots = 1;
+	m.order = ORDER_WILLIAMS;
 	m.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 32);
 	if (parse_file(path))
 		return 2;

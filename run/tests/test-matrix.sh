@@ -3,8 +3,10 @@
 #
 # Host part: the planner against run/tests/fixtures/matrix (each bad-*.matrix names
 # the lines that must be reported in its first line, "# expect: L L ..."),
-# plan expansion counts, the interleaving property, seeds, overrides, and
-# run/matrix's own checks.  Guest part (needs build/bzImage and
+# plan expansion counts, the interleaving property, the Williams order's
+# balance (positions, predecessors, the boots' first runs, shards), order
+# random's plans from before the order directive (fixtures), replicate
+# arms, seeds, overrides, and run/matrix's own checks.  Guest part (needs build/bzImage and
 # build/initramfs.cpio.gz; skipped otherwise, or with PJT_TEST_NO_BOOT=1):
 # a tiny real matrix end to end, a mid-matrix guest crash, --resume after a
 # kill.  Between them, run/matrix end to end with run/tests/fixtures/matrix/fake-boot
@@ -195,11 +197,148 @@ plan "$tmp/seed43.matrix" >"$tmp/seed43.plan"
 runs_of "$tmp/seed43.plan" >"$tmp/order3"
 check "another seed gives another order" sh -c "! cmp -s '$tmp/order1' '$tmp/order3'"
 check "another seed still interleaves" interleaved "$tmp/seed43.plan"
-check "the first blocks differ between rep 1 and rep 2 (fresh shuffle per block)" \
+check "the first blocks differ between rep 1 and rep 2 (another order per block)" \
 	sh -c "[ \"\$(awk '\$3 == 1 { print \$2, \$4 }' '$tmp/order1')\" != \"\$(awk '\$3 == 2 { print \$2, \$4 }' '$tmp/order1')\" ]"
 grep -v '^seed' "$fixtures/good-full.matrix" >"$tmp/noseed.matrix"
 check "without a seed line the chosen seed is in the plan" \
 	sh -c "'$plan_tool' '$tmp/noseed.matrix' | grep -Eq '^seed	[0-9]+$'"
+
+# order williams (the default): in each workload's runs of a block, every
+# combo takes every position equally often and follows every other combo
+# equally often over whole cycles of the design (t sequences for t combos,
+# 2t when t is odd), counted from the plan's run lines.  Each property is
+# also checked to fail on order random's seeded shuffle.
+fails() { ! "$@"; }
+williams_balanced() { # williams_balanced PLAN: exit 0 when balanced; prints the counts
+	awk -F'\t' '
+	$1 == "combo" { combos[++nc] = $2 }
+	$1 == "run" {
+		key = $3 SUBSEP $6 SUBSEP $7
+		p = pos[key]++
+		at[$4, $7, p]++
+		if (p > 0) after[last[key], $4, $7]++
+		last[key] = $4
+		workloads[$7] = 1
+	}
+	END {
+		for (w in workloads) {
+			split("", counts)
+			kinds = 0
+			for (i = 1; i <= nc; i++) for (p = 0; p < nc; p++) counts["position=" at[combos[i], w, p] + 0] = 1
+			for (i = 1; i <= nc; i++) for (j = 1; j <= nc; j++) if (i != j) counts["after=" after[combos[i], combos[j], w] + 0] = 1
+			line = ""
+			for (c in counts) { line = line " " c; kinds++ }
+			print w ":" line
+			if (kinds != 2) bad = 1
+		}
+		exit bad || nc < 2
+	}' "$1"
+}
+workloads_together() { # workloads_together PLAN: each workload's runs of a block are consecutive
+	awk -F'\t' '$1 == "run" {
+		block = $3 SUBSEP $6
+		if (block != last_block) { split("", done); last_block = block; last_w = "" }
+		if ($7 != last_w) { if ($7 in done) bad = 1; done[$7] = 1; last_w = $7 }
+	} END { exit bad }' "$1"
+}
+combos_matrix() { # combos_matrix T REPS BOOTS [LINE...]: T combos (stock, then one bit each), fork
+	printf 'reps %s\nboots %s\nseed 5\nworkload fork\ncombo stock\n' "$2" "$3"
+	echo PJT_BUSIEST PJT_IDLEST PJT_IMBALANCE | tr ' ' '\n' | head -n $(($1 - 1)) | awk '{ print "combo c" NR, $1 }'
+	shift 3
+	for line; do echo "$line"; done
+}
+for t in 2 3 4; do
+	cycle=$t
+	[ $((t % 2)) = 0 ] || cycle=$((2 * t))
+	combos_matrix "$t" $((2 * cycle)) 2 >"$tmp/w$t.matrix"
+	plan "$tmp/w$t.matrix" >"$tmp/w$t.plan"
+	check "order williams (the default), $t combos, 2 cycles of $cycle blocks: every position and every predecessor equally often" \
+		williams_balanced "$tmp/w$t.plan"
+	combos_matrix "$t" $((4 * cycle)) 2 "order random" >"$tmp/w$t-random.matrix"
+	plan "$tmp/w$t-random.matrix" >"$tmp/w$t-random.plan"
+	check "... and order random's shuffle of the same $t combos is not balanced so (the check can fail)" \
+		fails williams_balanced "$tmp/w$t-random.plan"
+done
+check "order williams: the plan says so, with the design's sequences (4 combos: 4; 1 workload: 1)" \
+	grep -qx 'order	williams	4	1' "$tmp/w4.plan"
+combos_matrix 3 24 4 "workload pingpong pairs=1" >"$tmp/two.matrix"
+plan "$tmp/two.matrix" >"$tmp/two.plan"
+check "order williams, 3 combos x 2 workloads: the combos balanced within each workload" \
+	williams_balanced "$tmp/two.plan"
+check "order williams: each workload's runs of a block come together (the combos compared run close in time)" \
+	workloads_together "$tmp/two.plan"
+combos_matrix 3 24 4 "workload pingpong pairs=1" "order random" >"$tmp/two-random.matrix"
+plan "$tmp/two-random.matrix" >"$tmp/two-random.plan"
+check "... which order random's shuffle does not do (the check can fail)" \
+	fails workloads_together "$tmp/two-random.plan"
+
+# Where a combo runs in its boot: pulls fall over a boot's first half
+# minute, so the first run of a boot should go to each combo as evenly as
+# the boots allow (8 boots, 3 combos: 3, 3, 2), and a boot should not run
+# one order in all its blocks.
+firsts() { # firsts PLAN: how many boots each combo opens, sorted
+	awk -F'\t' '$1 == "run" && !(($3, $8) in seen) { seen[$3, $8] = 1; n[$4]++ }
+		END { for (c in n) print n[c] }' "$1" | sort -n | tr '\n' ' '
+}
+combos_matrix 3 24 8 >"$tmp/slots.matrix"
+plan "$tmp/slots.matrix" >"$tmp/slots.plan"
+check "order williams, 3 combos, 8 boots x 3 blocks: the boots' first runs go 3, 3, 2 to the combos ($(firsts "$tmp/slots.plan"))" \
+	test "$(firsts "$tmp/slots.plan")" = "2 3 3 "
+combos_matrix 3 24 8 "order random" >"$tmp/slots-random.matrix"
+plan "$tmp/slots-random.matrix" >"$tmp/slots-random.plan"
+echo "# order random, the same design: the boots' first runs go $(firsts "$tmp/slots-random.plan")to the combos"
+one_order_a_boot() { # one_order_a_boot PLAN: some boot runs the same order in every block
+	awk -F'\t' '$1 == "run" { order[$3, $8, $6] = order[$3, $8, $6] " " $4; boot[$3, $8, $6] = $3 SUBSEP $8 }
+		END { for (b in order) { k = boot[b]; if (!(k in first)) first[k] = order[b]; else if (first[k] != order[b]) varied[k] = 1 }
+		      for (k in first) if (!(k in varied)) found = 1; exit !found }' "$1"
+}
+combos_matrix 2 24 8 >"$tmp/alternate.matrix"
+plan "$tmp/alternate.matrix" >"$tmp/alternate.plan"
+check "order williams, 2 combos, 8 boots x 3 blocks (boots a whole number of cycles): no boot runs one order in all its blocks" \
+	fails one_order_a_boot "$tmp/alternate.plan"
+combos_matrix 2 8 8 >"$tmp/single.matrix"
+plan "$tmp/single.matrix" >"$tmp/single.plan"
+check "... as boots of one block each trivially do (the check can fail)" \
+	one_order_a_boot "$tmp/single.plan"
+
+sed 's/^seed 5$/seed 6/' "$tmp/w4.matrix" >"$tmp/w4-seed6.matrix"
+plan "$tmp/w4-seed6.matrix" >"$tmp/w4-seed6.plan"
+grep "^run	" "$tmp/w4.plan" >"$tmp/w4.runs"
+grep "^run	" "$tmp/w4-seed6.plan" >"$tmp/w4-seed6.runs"
+check "order williams: another seed labels the design's treatments otherwise (another order of the same 32 runs)" \
+	sh -c "! cmp -s '$tmp/w4.runs' '$tmp/w4-seed6.runs' && [ \$(wc -l <'$tmp/w4-seed6.runs') = 32 ] &&
+	       [ \"\$(cut -f4 '$tmp/w4.runs' | sort | uniq -c)\" = \"\$(cut -f4 '$tmp/w4-seed6.runs' | sort | uniq -c)\" ]"
+check "... as balanced" williams_balanced "$tmp/w4-seed6.plan"
+
+# order random reproduces the plans made before the order directive
+# (fixtures saved from the planner then): the same seed, the same runs.
+cp "$fixtures/good-rtapp.json" "$tmp/"
+for f in order-random-quick:order-random-quick.matrix order-random-topologies:good-topologies.matrix; do
+	{ cat "$fixtures/${f#*:}"; echo "order random"; } >"$tmp/random.matrix"
+	plan "$tmp/random.matrix" | grep "^run	" >"$tmp/random.runs"
+	check "order random: ${f#*:} gives the plan the planner gave it before the order directive ($(wc -l <"$fixtures/${f%%:*}.runs") runs)" \
+		cmp "$fixtures/${f%%:*}.runs" "$tmp/random.runs"
+done
+
+# Shards of a Williams plan: whole blocks, the whole plan's seqs and order.
+plan --shard 2/3 "$tmp/slots.matrix" | awk -F'\t' '$1 == "run"' >"$tmp/shard.runs"
+awk -F'\t' '$1 == "run" && ($8 - 1) % 3 == 1' "$tmp/slots.plan" >"$tmp/shard-expected.runs"
+check "order williams, --shard 2/3: exactly the whole plan's runs of boots 2, 5, 8, seqs and order kept" \
+	sh -c "[ -s '$tmp/shard.runs' ] && cmp '$tmp/shard-expected.runs' '$tmp/shard.runs'"
+check "order williams, --shard 2/3: 9 blocks, each whole (the 3 combos once)" \
+	sh -c "[ \"\$(awk -F'\t' '{ n[\$6]++ } END { for (b in n) print n[b] }' '$tmp/shard.runs' | sort -u)\" = 3 ] &&
+	       [ \$(cut -f6 '$tmp/shard.runs' | sort -u | wc -l) = 9 ]"
+
+# replicate NAME COMBO: a second arm on one bit set, only when declared.
+plan "$fixtures/good-replicate.matrix" >"$tmp/replicate.plan"
+check "replicate busiest-b busiest: an arm of its own name on busiest's bits, said so in the plan" \
+	sh -c "grep -qx 'combo	busiest-b	PJT_BUSIEST' '$tmp/replicate.plan' && grep -qx 'replicate	busiest-b	busiest' '$tmp/replicate.plan' &&
+	       grep -qx 'combo	busiest	PJT_BUSIEST' '$tmp/replicate.plan'"
+check "replicate of a factorial cell (idlest-b of PJT_IDLEST), and the replicates run in every block" \
+	sh -c "grep -qx 'replicate	idlest-b	PJT_IDLEST' '$tmp/replicate.plan' &&
+	       [ \$(awk -F'\t' '\$1 == \"run\" && (\$4 == \"busiest-b\" || \$4 == \"idlest-b\")' '$tmp/replicate.plan' | wc -l) = 8 ]"
+check "a declared comparison of a replicate with its original is accepted" \
+	grep -qx 'compare	busiest-b	busiest' "$tmp/replicate.plan"
 
 plan --reps 1 --smp sockets=1,cores=2,threads=2 --duration 5s "$fixtures/good-full.matrix" >"$tmp/over.plan"
 check "--reps/--smp/--duration override the file" \
@@ -452,6 +591,25 @@ if [ -x "$matrix" ]; then
 	"$matrix" --dry-run "$top/feat-matrix/rfc-wide.matrix" >"$tmp/o" 2>&1
 	check "rfc-wide.matrix: --dry-run says its 6 boots cannot resolve a family of 48" \
 		grep -q '^compare rfc-after rfc-before: 6 boots: smallest p 2/2^6 = 0.0312; Holm over the family of 48 needs 0.00104: this design cannot resolve anything' "$tmp/o"
+	# The A/A matrix and the order's lines.
+	"$matrix" --dry-run "$top/feat-matrix/aa.matrix" >"$tmp/o" 2>&1
+	check "aa.matrix: two arms on rfc-before's bits, one a declared replicate, compared; 48 runs in 8 boots" \
+		sh -c "grep -q '^combo    rfc-before  .*PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD\$' '$tmp/o' &&
+		       grep -q '^combo    rfc-before-b .*PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD\$' '$tmp/o' &&
+		       grep -q '^         rfc-before-b: a replicate of rfc-before' '$tmp/o' && grep -q '^compare rfc-before-b rfc-before: 8 boots' '$tmp/o' &&
+		       grep -q '^48 runs; ' '$tmp/o' && grep -q 'boots 8 per topology' '$tmp/o'"
+	check "aa.matrix --dry-run: 24 blocks are 12 whole cycles of the Williams design: balanced; each arm opens 4 of the 8 boots" \
+		sh -c "grep -q '^order williams: 24 blocks = 12 cycles of 2 sequences of the 2 combos: balanced' '$tmp/o' &&
+		       grep -q '^position in the boot, duty .*(mean; boots where first of 8): rfc-before 3.5, first 4; rfc-before-b 3.5, first 4\$' '$tmp/o'"
+	combos_matrix 3 8 8 >"$tmp/part.matrix"
+	"$matrix" --dry-run "$tmp/part.matrix" >"$tmp/o" 2>&1
+	check "--dry-run: 8 blocks of 3 combos are not whole cycles of the 6 sequences: said to be approximate" \
+		grep -q '^order williams: 8 blocks, not a whole number of cycles of 6 sequences of the 3 combos (a Williams square and its mirror): position balance is approximate' "$tmp/o"
+	"$matrix" --dry-run "$tmp/two.matrix" >"$tmp/o" 2>&1
+	check "--dry-run, 2 workloads: their order changes every 6 blocks, 24 blocks = 2 cycles of 12: balanced" \
+		grep -q '^order williams: the 2 workloads run in turn, in 2 orders that change every 6 blocks: 2 cycles of 12 blocks: balanced' "$tmp/o"
+	"$matrix" --dry-run "$tmp/w3-random.matrix" >"$tmp/o" 2>&1
+	check "--dry-run, order random: said so" grep -q '^order random: each block a seeded shuffle' "$tmp/o"
 	"$matrix" --dry-run "$fixtures/good-boots.matrix" >"$tmp/o" 2>&1
 	check "a matrix without compare lines: --dry-run says everything will be exploratory" \
 		grep -q '^no compare line: no declared question' "$tmp/o"
@@ -528,6 +686,17 @@ EOF
 		       { grep -q -- '--initrd $top/build/initramfs-perf.cpio.gz' '$tmp/perf.args' 2>/dev/null ||
 		         grep -q 'initramfs-perf.cpio.gz not found' '$tmp/e'; }"
 
+	# A replicate arm in the guest: the original's bits, its own name.
+	fake_rtapp 'true'
+	printf 'settle 0\nreps 2\nseed 1\ncombo stock\ncombo busiest PJT_BUSIEST\nreplicate busiest-b busiest\nworkload rt-app %s\n' \
+		"$fixtures/a/x.json" >"$tmp/aa.matrix"
+	check "replicate busiest-b busiest: the guest plan runs the arm under its own name with busiest's bits" \
+		sh -c "'$matrix' --print-guest-plan '$tmp/aa.matrix' | grep -c '^matrix_run [0-9]* 1x4x1 busiest-b PJT_BUSIEST 1 rt-app ' | grep -qx 1"
+	fake_run "$tmp/aa" "$tmp/aa.matrix"
+	# (the fake guest has no features file: runs with bits set fail there)
+	check "fake boot, replicate busiest-b busiest: runs.csv's combo column holds each arm's own name, both with busiest's bits" \
+		test "$(awk -F, 'NR > 1 { print $3, $4 }' "$tmp/aa/runs.csv" | sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';')" = \
+		"2 busiest PJT_BUSIEST;2 busiest-b PJT_BUSIEST;2 stock none;"
 	"$matrix" --dry-run "$tmp" >/dev/null 2>"$tmp/e"
 	check "run/matrix: a directory as the matrix is a clear error (exit 2)" \
 		sh -c "[ $? = 2 ] && grep -q 'not a matrix file (a directory)' '$tmp/e'"
