@@ -14,7 +14,7 @@
 D=/sys/kernel/debug/sched
 F=$D/features
 R=$D/pjt_runnable
-ROUNDS=${WRITERS_ROUNDS:-150}
+ROUNDS=${WRITERS_ROUNDS:-500}
 . /usr/lib/pjt/tap.sh
 
 for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}; do
@@ -37,7 +37,10 @@ write_loop() {
 pjtload duty threads=8 duty=30 period=20ms duration=60s > /dev/null &
 load=$!
 : > /tmp/writers.reads
-(while [ ! -e /tmp/writers.done ]; do cat "$R" >> /tmp/writers.reads; done) &
+# read, not cat: no fork per read, so reads come as often as writes
+(while [ ! -e /tmp/writers.done ]; do
+	while IFS= read -r line; do echo "$line"; done < "$R"
+done >> /tmp/writers.reads) &
 reader=$!
 write_loop PJT_SHORT_TASKS &
 w1=$!
