@@ -245,7 +245,9 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 		  double s2)
 {
 	struct rng r = { BASE_SEED };
-	struct model md = { MODEL_NORMAL, t1 + s2 / blocks, NULL, 0 };
+	/* one boot: its blocks are the units (analysis.c), T1 is common to all */
+	struct model md = { MODEL_NORMAL, boots == 1 ? s2 : t1 + s2 / blocks, NULL, 0 };
+	int units = boots == 1 ? blocks : boots;
 	double hw;
 
 	dp->boots = boots;
@@ -253,10 +255,10 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 	dp->family = family ? family : 1;
 	dp->effect = effect;
 	dp->threshold = FAMILY_ALPHA / dp->family;
-	dp->power = simulate(CONFIRMATORY_PROCEDURE, &md, boots, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->power = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 			     &dp->half_width);
 	md.kind = MODEL_T3;
-	dp->power_t3 = simulate(CONFIRMATORY_PROCEDURE, &md, boots, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->power_t3 = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 				&hw);
 }
 
@@ -264,12 +266,20 @@ void print_design_power(FILE *f, const char *what, const struct design_power *dp
 			const char *source)
 {
 	char *h = percent(dp->half_width);
+	char *design = dp->boots == 1
+		? xasprintf("1 boot of %d blocks (the blocks are the units: the boot's own T1 is outside the interval)",
+			    dp->blocks)
+		: xasprintf("%d boots x %d block%s per boot", dp->boots, dp->blocks, dp->blocks == 1 ? "" : "s");
+	char *variance = dp->boots == 1 ? xasprintf("%.4g = S2", s2)
+		: xasprintf("%.4g = T1 %.4g + S2 %.4g / %d", t1 + s2 / dp->blocks, t1, s2, dp->blocks);
 
-	fprintf(f, "%s: a %g%% change (ratio %.3g) with %d boots x %d block%s per boot: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %.4g = T1 %.4g + S2 %.4g / %d (%s)\n",
-		what, dp->effect * 100, 1 - dp->effect, dp->boots, dp->blocks, dp->blocks == 1 ? "" : "s",
-		dp->power, dp->power_t3, procedure_names[CONFIRMATORY_PROCEDURE], FAMILY_ALPHA, dp->family,
-		dp->threshold, h, t1 + s2 / dp->blocks, t1, s2, dp->blocks, source);
+	fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
+		what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
+		procedure_names[CONFIRMATORY_PROCEDURE], FAMILY_ALPHA, dp->family, dp->threshold, h, variance,
+		source);
 	free(h);
+	free(design);
+	free(variance);
 }
 
 static void power_help(const struct opt_parser *p)
@@ -280,7 +290,8 @@ static void power_help(const struct opt_parser *p)
 	     "The probability that N boots x K blocks per boot resolve a change of PCT (default\n"
 	     "30%: a ratio of 0.7) in the declared comparison's primary endpoint at Holm's first\n"
 	     "threshold 0.05 / F (F default 1), with the confirmatory test, simulated from the\n"
-	     "unit variance T1 + S2 / K: DIR's two levels (run/plan-design), or without --pilot\n"
+	     "unit variance T1 + S2 / K (N = 1: the K blocks of one boot are the units, variance\n"
+	     "S2): DIR's two levels (run/plan-design), or without --pilot\n"
 	     "the shipped default; and the expected half-width of the interval it prints. TEXT\n"
 	     "starts the line (default \"power\"). run/matrix --dry-run prints this line.\n"
 	     "Exit: 0 ok, 2 usage or bad input.");

@@ -874,6 +874,8 @@ power_huge() {
 check "power line: huge variance (s = 3): power about the size, at most 0.08" power_huge
 check "power line: 6 boots against Holm over 2 (0.025) cannot resolve anything with a rank test: power 0" \
 	sh -c "'$top/run/stats' --power --boots 6 --blocks 3 --family 2 --pilot '$tmp/lowvar' | grep -q ': power 0.00 (0.00 if heavy-tailed'"
+check "power line for one boot: its 4 blocks are the units (variance S2 alone), and 2/2^4 cannot pass Holm's 0.025: power 0" \
+	sh -c "'$top/run/stats' --power --boots 1 --blocks 4 --family 2 | grep -q '^power: a 30% change (ratio 0.7) with 1 boot of 4 blocks (the blocks are the units.*: power 0.00 (0.00 .*unit variance 0.0358 = S2 '"
 check "run/plan-design PILOT --effect 50: the pilot's design and the plan, each with its power and half-width; no 'smallest change' claim" \
 	sh -c "'$top/run/plan-design' --effect 50 '$tmp/lowvar' >/dev/null 2>'$tmp/lowvar.plan' &&
 	       grep -q '^the pilot.s design: a 50% change (ratio 0.5) with 6 boots x 3 blocks per boot: power 1.00' '$tmp/lowvar.plan' &&
