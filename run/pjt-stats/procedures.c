@@ -232,8 +232,8 @@ int procedures_main(int argc, char **argv)
 
 /* The shipped variance of the declared comparison's primary endpoint when
  * no pilot is given: pulls, rfc-after against rfc-before on the RFC's duty
- * workload (2x2x1, 2-s runs), measured by run/plan-design on the pilot
- * /work/scratch/pilot/run1 (host.txt: 2026-12-06T04:08Z; 24 blocks over 10
+ * workload (2x2x1, 2-s runs), measured on the pilot copied to
+ * run/tests/fixtures/pilot-duty (host.txt: 2026-12-06T04:08Z; 24 blocks over 10
  * boots, mostly 3 per boot, 8 boots holding both sides) from the log
  * ratio of each block, the pair alone: between boots T1, within a boot S2. */
 #define DEFAULT_T1 0.0133

@@ -876,6 +876,26 @@ check "power line: 6 boots against Holm over 2 (0.025) cannot resolve anything w
 	sh -c "'$top/run/stats' --power --boots 6 --blocks 3 --family 2 --pilot '$tmp/lowvar' | grep -q ': power 0.00 (0.00 if heavy-tailed'"
 check "power line for one boot: its 4 blocks are the units (variance S2 alone), and 2/2^4 cannot pass Holm's 0.025: power 0" \
 	sh -c "'$top/run/stats' --power --boots 1 --blocks 4 --family 2 | grep -q '^power: a 30% change (ratio 0.7) with 1 boot of 4 blocks (the blocks are the units.*: power 0.00 (0.00 .*unit variance 0.0358 = S2 '"
+# The measurement the confirmatory procedure rests on: the pilot of
+# 2026-12-06 (fixtures/pilot-duty: duty on 2x2x1, rfc-after against
+# rfc-before, 8 boots with both sides), seeded, 4000 draws of 8 boots
+procedures_table() {
+	"$top/run/stats" --procedures --resamples 4000 "$fixtures/pilot-duty" >"$tmp/procedures.out" || return 1
+	cat "$tmp/procedures.out"
+	awk '$1 == "signed-rank" { n++; if ($3 > 0.05) bad = bad " signed-rank " $2 " size " $3 }
+	     $1 == "signed-rank" && $2 == "normal" && $4 < 0.99 { bad = bad " signed-rank power " $4 }
+	     $1 == "sign" && $2 == "normal" && $4 > 0.95 { bad = bad " sign power " $4 }
+	     $1 == "paired-t" && $2 == "resampled" && $3 <= 0.05 { bad = bad " t keeps its size " $3 }
+	     END { if (bad != "" || n != 3) { print "wrong:" bad; exit 1 } }' "$tmp/procedures.out"
+}
+check "run/stats --procedures on the pilot: the signed-rank test keeps its size (<= 5%) on resampled, normal and t3 boots and resolves a 30% change (>= 0.99); the sign test is weaker; the paired t exceeds 5% on the resampled real boots" procedures_table
+shipped_default() {
+	pilot=$("$top/run/stats" --power --boots 8 --blocks 3 --pilot "$fixtures/pilot-duty" | sed -n 's/.*T1 \([0-9.]*\) + S2 \([0-9.]*\) .*/\1 \2/p')
+	shipped=$("$top/run/stats" --power --boots 8 --blocks 3 | sed -n 's/.*T1 \([0-9.]*\) + S2 \([0-9.]*\) .*/\1 \2/p')
+	echo "pilot $pilot, shipped $shipped"
+	echo "$pilot $shipped" | awk '{ d1 = $1 - $3; d2 = $2 - $4; exit !(d1 * d1 < 6e-5 ^ 2 && d2 * d2 < 6e-5 ^ 2) }'
+}
+check "the shipped default variance is the pilot's two levels (T1, S2 within rounding)" shipped_default
 check "run/plan-design PILOT --effect 50: the pilot's design and the plan, each with its power and half-width; no 'smallest change' claim" \
 	sh -c "'$top/run/plan-design' --effect 50 '$tmp/lowvar' >/dev/null 2>'$tmp/lowvar.plan' &&
 	       grep -q '^the pilot.s design: a 50% change (ratio 0.5) with 6 boots x 3 blocks per boot: power 1.00' '$tmp/lowvar.plan' &&
