@@ -304,6 +304,11 @@ double block_cost_s(const struct analysis *a, const char *topology);
 int plan_design_main(int argc, char **argv);
 /* A pilot's two levels (T1 between boots, S2 within) of its first declared
  * comparison's primary endpoint; 0 when it has none. */
+/* The log ratios of group g to ref, block by block, with each block's boot
+ * (0 .. st->nboots-1); a block with a 0 on a side is left out, counted in
+ * *dropped. Returns the count; lr and boot are st->nblocks + 1 wide. */
+int pair_block_ratios(const struct analysis *a, const struct study *st, int m, int g, int ref, double *lr,
+		      int *boot, int *dropped);
 int pilot_variance(const struct analysis *a, const char *dir, double *t1, double *s2, char **source);
 
 /* ---- procedures.c: the procedures measured, the power of a design ---- */

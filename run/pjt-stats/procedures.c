@@ -36,6 +36,11 @@ struct model {
 	double var;              /* normal, t3 */
 	const double *pool;      /* resampled: centred units */
 	int npool;
+	/* resampled, two levels (blocks > 0): a boot drawn with replacement,
+	 * then blocks of its centred block log ratios, their mean the unit */
+	int blocks, nboots;
+	const double *block;     /* by boot: block[start[b] .. start[b] + len[b]) */
+	const int *start, *len;
 };
 
 static double draw(const struct model *md, struct rng *r)
@@ -44,6 +49,14 @@ static double draw(const struct model *md, struct rng *r)
 
 	switch (md->kind) {
 	case MODEL_RESAMPLE:
+		if (md->blocks) {
+			int b = (int)(rng_next(r) % (uint64_t)md->nboots);
+			double sum = 0;
+
+			for (int i = 0; i < md->blocks; i++)
+				sum += md->block[md->start[b] + rng_next(r) % (uint64_t)md->len[b]];
+			return sum / md->blocks;
+		}
 		return md->pool[rng_next(r) % (uint64_t)md->npool];
 	case MODEL_NORMAL:
 		return sqrt(md->var) * rng_normal(r);
@@ -118,28 +131,61 @@ int units_main(int argc, char **argv)
 	return 0;
 }
 
-/* The declared comparison's units on the study's primary endpoint: the
- * first study and comparison that has them. */
-static int folder_units(const char *dir, double **units, char **what, int *family)
+/* A folder's first declared comparison with boots on its primary
+ * endpoint: the per-boot units (sorted), the blocks' log ratios grouped
+ * by boot, and the two levels. */
+struct folder_data {
+	double *units;
+	int n;
+	double *block;
+	int *start, *len, nboots;
+	double t1, s2;
+	char *what;
+	int family;
+};
+
+static void folder_data(const char *dir, struct folder_data *fd)
 {
 	struct analysis *a = analyse_folder(dir);
+	char *source;
 
-	*family = a->family;
+	fd->family = a->family;
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
-		int m = primary_endpoint(a, st), n;
+		int m = primary_endpoint(a, st);
 
 		for (int d = 0; m >= 0 && d < a->ndeclared; d++) {
+			double *lr;
+			int *boot, nlr, dropped = 0, k = 0;
+
 			if (st->decl_g[d] < 0 || st->decl_ref[d] < 0)
 				continue;
-			*units = xmalloc((st->nblocks + 1) * sizeof(double));
-			n = declared_units(a, st, d, m, *units);
-			if (n >= 2) {
-				*what = xasprintf("compare %s %s, %s, workload %s, topology %s", a->declared[d].combo,
-						  a->declared[d].reference, a->metric_names[m], st->workload, st->topology);
-				return n;
+			fd->units = xmalloc((st->nblocks + 1) * sizeof(double));
+			fd->n = declared_units(a, st, d, m, fd->units);
+			if (fd->n < 2 || !pilot_variance(a, dir, &fd->t1, &fd->s2, &source)) {
+				free(fd->units);
+				continue;
 			}
-			free(*units);
+			fd->what = xasprintf("compare %s %s, %s, workload %s, topology %s", a->declared[d].combo,
+					     a->declared[d].reference, a->metric_names[m], st->workload, st->topology);
+			lr = xmalloc((st->nblocks + 1) * sizeof(double));
+			boot = xmalloc((st->nblocks + 1) * sizeof(int));
+			nlr = pair_block_ratios(a, st, m, st->decl_g[d], st->decl_ref[d], lr, boot, &dropped);
+			fd->block = xmalloc((nlr + 1) * sizeof(double));
+			fd->start = xmalloc((st->nboots + 1) * sizeof(int));
+			fd->len = xmalloc((st->nboots + 1) * sizeof(int));
+			fd->nboots = 0;
+			for (int b = 0; b < st->nboots; b++) {
+				fd->start[fd->nboots] = k;
+				for (int i = 0; i < nlr; i++)
+					if (boot[i] == b)
+						fd->block[k++] = lr[i];
+				if (k > fd->start[fd->nboots])
+					fd->len[fd->nboots] = k - fd->start[fd->nboots], fd->nboots++;
+			}
+			free(lr);
+			free(boot);
+			return;
 		}
 	}
 	die_input("%s/runs.csv: no declared comparison with two or more boots of finite ratios on a primary endpoint (a compare line in the matrix, two boots)",
@@ -149,15 +195,17 @@ static int folder_units(const char *dir, double **units, char **what, int *famil
 static void procedures_help(const struct opt_parser *p)
 {
 	(void)p;
-	puts("usage: run/stats --procedures [--boots N] [--effect PCT] [--alpha A] [--resamples K]\n"
-	     "                              [--seed S] DIR\n"
+	puts("usage: run/stats --procedures [--boots N] [--blocks B] [--effect PCT] [--alpha A]\n"
+	     "                              [--resamples K] [--seed S] DIR\n"
 	     "Measures the paired procedures (sign test, Wilcoxon signed-rank with Hodges-Lehmann,\n"
 	     "paired t) on the per-boot units of DIR's first declared comparison on its primary\n"
 	     "endpoint: per model (the real units resampled after centring, normal with their\n"
 	     "variance, t3 scaled to it), the rejection rate with no change (size) and with a\n"
 	     "change of PCT (default 30%: a ratio of 0.7), over K draws (default 2000) of N boots\n"
 	     "(default the folder's), at alpha / F (default 0.05, F the folder's Holm family),\n"
-	     "and the median half-width of the interval each prints.\n"
+	     "and the median half-width of the interval each prints. --blocks B: designs of N\n"
+	     "boots x B blocks: boots resampled, then B of each boot's blocks, the unit their\n"
+	     "mean log ratio; the models' variance T1 + S2 / B (DIR's two levels).\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
@@ -175,16 +223,19 @@ static double number_option(const struct opt_parser *opt, double lo, double hi)
 int procedures_main(int argc, char **argv)
 {
 	struct opt_parser opt;
-	int boots = 0, sims = 2000, family, n;
-	double effect = 0.3, alpha = FAMILY_ALPHA, mean = 0, var = 0, *units, threshold, centre;
+	struct folder_data fd;
+	int boots = 0, blocks = 0, sims = 2000;
+	double effect = 0.3, alpha = FAMILY_ALPHA, mean = 0, var = 0, threshold, centre;
 	uint64_t seed = BASE_SEED;
-	char *what;
 	struct rng r;
 
-	opt_init(&opt, "run/stats --procedures", "boots= effect= alpha= resamples= seed=", procedures_help, argc, argv);
+	opt_init(&opt, "run/stats --procedures", "boots= blocks= effect= alpha= resamples= seed=", procedures_help,
+		 argc, argv);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "boots"))
 			boots = (int)number_option(&opt, 2, 200);
+		else if (opt_is(&opt, "blocks"))
+			blocks = (int)number_option(&opt, 1, 100);
 		else if (opt_is(&opt, "effect"))
 			effect = number_option(&opt, 0, 99) / 100;
 		else if (opt_is(&opt, "alpha"))
@@ -196,26 +247,34 @@ int procedures_main(int argc, char **argv)
 	}
 	if (opt.noperands != 1)
 		opt_error(opt.tool, "want one results folder, not %d", opt.noperands);
-	n = folder_units(opt.operands[0], &units, &what, &family);
+	folder_data(opt.operands[0], &fd);
 	if (!boots)
-		boots = n;
-	centre = median_sorted(units, n);
-	for (int i = 0; i < n; i++)
-		mean += units[i] / n;
-	for (int i = 0; i < n; i++) {
-		var += (units[i] - mean) * (units[i] - mean) / (n - 1);
-		units[i] -= centre;
+		boots = fd.n;
+	centre = median_sorted(fd.units, fd.n);
+	for (int i = 0; i < fd.n; i++)
+		mean += fd.units[i] / fd.n;
+	for (int i = 0; i < fd.n; i++) {
+		var += (fd.units[i] - mean) * (fd.units[i] - mean) / (fd.n - 1);
+		fd.units[i] -= centre;
 	}
-	threshold = alpha / (family ? family : 1);
-	printf("%s: %d boots as units, mean log ratio %.3f (ratio %.3f), variance %.4g\n", what, n, mean,
-	       exp(mean), var);
-	printf("draws of %d boots, %d each; tests at %g / %d = %.4g; power for a ratio of %.3g (a %g%% change); seed %llu\n",
-	       boots, sims, alpha, family ? family : 1, threshold, 1 - effect, effect * 100,
-	       (unsigned long long)seed);
+	for (int i = 0; i < fd.start[fd.nboots - 1] + fd.len[fd.nboots - 1]; i++)
+		fd.block[i] -= centre;
+	threshold = alpha / (fd.family ? fd.family : 1);
+	printf("%s: %d boots as units, mean log ratio %.3f (ratio %.3f), variance %.4g; T1 %.4g, S2 %.4g\n",
+	       fd.what, fd.n, mean, exp(mean), var, fd.t1, fd.s2);
+	if (blocks) {
+		var = fd.t1 + fd.s2 / blocks;
+		printf("draws of %d boots x %d blocks (resampled: boots, then blocks within each, from %d boots' %d blocks; normal, t3: variance %.4g)",
+		       boots, blocks, fd.nboots, fd.start[fd.nboots - 1] + fd.len[fd.nboots - 1], var);
+	} else {
+		printf("draws of %d boots", boots);
+	}
+	printf(", %d each; tests at %g / %d = %.4g; power for a ratio of %.3g (a %g%% change); seed %llu\n", sims,
+	       alpha, fd.family ? fd.family : 1, threshold, 1 - effect, effect * 100, (unsigned long long)seed);
 	printf("%-12s %-10s %-8s %-8s %s\n", "procedure", "model", "size", "power", "half-width");
 	for (int proc = 0; proc < NPROCEDURES; proc++)
 		for (int k = 0; k < NMODELS; k++) {
-			struct model md = { k, var, units, n };
+			struct model md = { k, var, fd.units, fd.n, blocks, fd.nboots, fd.block, fd.start, fd.len };
 			double hw0, hw, size, power;
 			char *h;
 
@@ -226,7 +285,6 @@ int procedures_main(int argc, char **argv)
 			printf("%-12s %-10s %-8.3f %-8.3f %s\n", procedure_names[proc], model_names[k], size, power, h);
 			free(h);
 		}
-	free(units);
 	return 0;
 }
 
@@ -246,7 +304,7 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 {
 	struct rng r = { BASE_SEED };
 	/* one boot: its blocks are the units (analysis.c), T1 is common to all */
-	struct model md = { MODEL_NORMAL, boots == 1 ? s2 : t1 + s2 / blocks, NULL, 0 };
+	struct model md = { MODEL_NORMAL, boots == 1 ? s2 : t1 + s2 / blocks, NULL, 0, 0, 0, NULL, NULL, NULL };
 	int units = boots == 1 ? blocks : boots;
 	double hw;
 

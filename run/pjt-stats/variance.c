@@ -54,6 +54,28 @@ static int pairing_reference(const struct analysis *a, const struct study *st)
 	return st->ref[REF_STOCK] >= 0 ? st->ref[REF_STOCK] : 0;
 }
 
+int pair_block_ratios(const struct analysis *a, const struct study *st, int m, int g, int ref, double *lr,
+		      int *boot, int *dropped)
+{
+	int n = 0;
+
+	for (int b = 0; b < st->nblocks; b++) {
+		int row = st->groups[g].block_row[b], rrow = st->groups[ref].block_row[b];
+		double x, y;
+
+		if (row < 0 || rrow < 0 || isnan(x = metric_value(a, &a->table->rows[row], m)) ||
+		    isnan(y = metric_value(a, &a->table->rows[rrow], m)))
+			continue;
+		if (x <= 0 || y <= 0) {
+			(*dropped)++;
+			continue;
+		}
+		lr[n] = log(x) - log(y);
+		boot[n++] = st->block_boot[b];
+	}
+	return n;
+}
+
 /* The components of metric m over the pairs (g, ref), every g but the
  * reference when only < 0, else group only. */
 static void pair_components(const struct analysis *a, const struct study *st, int m, int only, int ref,
@@ -62,7 +84,8 @@ static void pair_components(const struct analysis *a, const struct study *st, in
 	double ssw = 0, ssb = 0, runs = 0, boots = 0;
 	int dfw = 0, dfb = 0;
 	double *sum = xcalloc(st->nboots + 1, sizeof(double)), *sq = xcalloc(st->nboots + 1, sizeof(double));
-	int *cnt = xcalloc(st->nboots + 1, sizeof(int));
+	double *lr = xmalloc((st->nblocks + 1) * sizeof(double));
+	int *cnt = xcalloc(st->nboots + 1, sizeof(int)), *boot = xmalloc((st->nblocks + 1) * sizeof(int));
 
 	memset(v, 0, sizeof(*v));
 	v->metric = m;
@@ -77,21 +100,12 @@ static void pair_components(const struct analysis *a, const struct study *st, in
 		memset(sum, 0, (st->nboots + 1) * sizeof(double));
 		memset(sq, 0, (st->nboots + 1) * sizeof(double));
 		memset(cnt, 0, (st->nboots + 1) * sizeof(int));
-		for (int b = 0; b < st->nblocks; b++) {
-			int row = st->groups[g].block_row[b], rrow = st->groups[ref].block_row[b];
-			double x, y;
+		int n = pair_block_ratios(a, st, m, g, ref, lr, boot, &v->dropped);
 
-			if (row < 0 || rrow < 0 || isnan(x = metric_value(a, &a->table->rows[row], m)) ||
-			    isnan(y = metric_value(a, &a->table->rows[rrow], m)))
-				continue;
-			if (x <= 0 || y <= 0) {
-				v->dropped++;
-				continue;
-			}
-			x = log(x) - log(y); /* the paired log ratio of the block */
-			sum[st->block_boot[b]] += x;
-			sq[st->block_boot[b]] += x * x;
-			cnt[st->block_boot[b]]++;
+		for (int i = 0; i < n; i++) {
+			sum[boot[i]] += lr[i];
+			sq[boot[i]] += lr[i] * lr[i];
+			cnt[boot[i]]++;
 		}
 		for (int b = 0; b < st->nboots; b++) {
 			double mean;
@@ -115,6 +129,8 @@ static void pair_components(const struct analysis *a, const struct study *st, in
 	free(sum);
 	free(sq);
 	free(cnt);
+	free(lr);
+	free(boot);
 	v->n1 = st->nboots;
 	v->n2 = boots ? (int)lround(runs / boots) : 0;
 	if (!dfb)

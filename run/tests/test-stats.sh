@@ -889,6 +889,13 @@ procedures_table() {
 	     END { if (bad != "" || n != 3) { print "wrong:" bad; exit 1 } }' "$tmp/procedures.out"
 }
 check "run/stats --procedures on the pilot: the signed-rank test keeps its size (<= 5%) on resampled, normal and t3 boots and resolves a 30% change (>= 0.99); the sign test is weaker; the paired t exceeds 5% on the resampled real boots" procedures_table
+procedures_two_level() {
+	"$top/run/stats" --procedures --boots 6 --blocks 3 --resamples 2000 "$fixtures/pilot-duty" >"$tmp/procedures2.out" || return 1
+	cat "$tmp/procedures2.out"
+	grep -q "^draws of 6 boots x 3 blocks (resampled: boots, then blocks within each, from 8 boots' 23 blocks; normal, t3: variance 0.02517)" "$tmp/procedures2.out" &&
+		awk '$1 == "signed-rank" && $3 > 0.05 { exit 1 }' "$tmp/procedures2.out"
+}
+check "run/stats --procedures --blocks 3: designs of 6 boots x 3 blocks from the pilot's two levels (T1 + S2/3), the signed-rank test within its size" procedures_two_level
 shipped_default() {
 	pilot=$("$top/run/stats" --power --boots 8 --blocks 3 --pilot "$fixtures/pilot-duty" | sed -n 's/.*T1 \([0-9.]*\) + S2 \([0-9.]*\) .*/\1 \2/p')
 	shipped=$("$top/run/stats" --power --boots 8 --blocks 3 | sed -n 's/.*T1 \([0-9.]*\) + S2 \([0-9.]*\) .*/\1 \2/p')
