@@ -325,8 +325,8 @@ void print_design_power(FILE *f, const char *what, const struct design_power *dp
 {
 	char *h = percent(dp->half_width);
 	char *design = dp->boots == 1
-		? xasprintf("1 boot of %d blocks (the blocks are the units: the boot's own T1 is outside the interval)",
-			    dp->blocks)
+		? xasprintf("1 boot of %d block%s (the blocks are the units: the boot's own T1 is outside the interval)",
+			    dp->blocks, dp->blocks == 1 ? "" : "s")
 		: xasprintf("%d boots x %d block%s per boot", dp->boots, dp->blocks, dp->blocks == 1 ? "" : "s");
 	char *variance = dp->boots == 1 ? xasprintf("%.4g = S2", s2)
 		: xasprintf("%.4g = T1 %.4g + S2 %.4g / %d", t1 + s2 / dp->blocks, t1, s2, dp->blocks);
