@@ -18,7 +18,10 @@
  * summed counts, a unit 0 on one side -inf or +inf; a side 0 in every unit
  * has no ratio, "0 against 46" and the sign test of the counts instead
  * (count_ratio). Estimate exp(median of the units), interval exp of their
- * order-statistic interval, p from the sign test that interval inverts.
+ * order-statistic interval, p from the sign test that interval inverts;
+ * a declared comparison instead takes the Wilcoxon signed-rank test, the
+ * Hodges-Lehmann estimate and the Walsh-average interval it inverts
+ * (CONFIRMATORY_PROCEDURE, chosen by run/stats --procedures).
  *
  * Effects: every 2^k design (k >= 2) present: bits S and a base set B
  * (disjoint) such that every B | T, T a subset of S, is a combination.
@@ -32,10 +35,12 @@
  * without B), 1 = no effect. Units, interval and p as for ratios, over
  * complete blocks.
  *
- * Only the declared comparisons (the matrix's compare lines) x the primary
- * metrics (pulls, migrations, throughput, wake-up p99) x the studies are
- * tested: one family, Holm at 5% (adjust_family), the only stars.
- * Everything else (other ratios, secondary metrics, effects) has its
+ * Only the declared comparisons (the matrix's compare lines) are tested
+ * with a familywise error: per study one primary endpoint each (the
+ * first primary metric in column order, pulls), Holm at 5% over them; the
+ * study's other primary metrics (migrations, throughput, wake-up p99) in
+ * a fixed sequence after it (adjust_family). Those are the only stars.
+ * Everything else (other ratios, other metrics, effects) has its
  * marginal p, not adjusted, never starred. */
 #include "pjt-stats.h"
 
@@ -341,11 +346,16 @@ static void collect_combos(struct analysis *a, int *row_combo)
 	}
 }
 
-/* The units of a comparison, sorted in place: median, order-statistic
- * interval and the sign test that interval inverts (one procedure). */
-void comparison_of_units(struct comparison *c, double *units, int n, const char *unit)
+/* The units of a comparison, sorted in place, by procedure proc: the
+ * estimate, interval and test of order.c (the sign test: the median and
+ * the order-statistic interval it inverts; the signed-rank test: the
+ * Hodges-Lehmann estimate and the Walsh-average interval it inverts). A
+ * unit at ratio 0 or unbounded (a count 0 on one side) has a sign and a
+ * rank but no Walsh average: such a comparison keeps the sign test. */
+void comparison_of_units_by(struct comparison *c, double *units, int n, const char *unit, int proc)
 {
 	struct interval ci;
+	int infinite = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->value = c->lo = c->hi = c->level = c->p = c->q = NAN;
@@ -357,13 +367,16 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
 		return;
 	}
 	sort_doubles(units, n);
+	for (int i = 0; i < n; i++)
+		infinite += isinf(units[i]);
+	if (infinite)
+		proc = PROC_SIGN;
+	c->procedure = procedure_names[proc];
 	c->present = 1;
-	c->value = median_sorted(units, n);
-	ci = median_interval(units, n);
+	test_units(proc, units, n, &c->value, &ci, &c->p);
 	c->lo = ci.lo;
 	c->hi = ci.hi;
 	c->level = ci.level;
-	c->p = sign_test_p(units, n);
 	if (n < 2) {
 		c->note = "one unit: no interval";
 	} else {
@@ -372,10 +385,18 @@ void comparison_of_units(struct comparison *c, double *units, int n, const char 
 		for (int i = 0; i < n; i++)
 			ties += units[i] == 0;
 		/* equal values (a quantised metric: wake-up p50 in 1-us steps) */
-		if (ties)
+		if (ties && proc == PROC_SIGN)
 			c->note = xasprintf("%d of %d %ss tie at a ratio of exactly 1 (equal values): each counts on both sides of the sign test and p is at least %.3g",
 					    ties, n, unit, sign_test_tie_floor(n, ties));
+		else if (ties == n) /* Pratt's zeros cost only power, unless nothing else is left */
+			c->note = xasprintf("every %s ties at a ratio of exactly 1 (equal values): no signed-rank test, p = 1",
+					    unit);
 	}
+}
+
+void comparison_of_units(struct comparison *c, double *units, int n, const char *unit)
+{
+	comparison_of_units_by(c, units, n, unit, PROC_SIGN);
 }
 
 /* d[i] with the boot index of each: the units (boots when several). */
@@ -488,7 +509,7 @@ static double per_run_median(const double *v, const int *runs, int n)
  * differences. Never a shifted log(x+1), which biases small counts toward
  * a ratio of 1 and turns 0 against 46 into 1/47. */
 static void count_ratio(struct comparison *out, double *vx, double *vr, int *boot, int n,
-			int nboots, double *d)
+			int nboots, double *d, int proc)
 {
 	const char *unit;
 	int *runs = xmalloc((n + 1) * sizeof(int)), zx = 0, zr = 0, one_side = 0;
@@ -502,7 +523,7 @@ static void count_ratio(struct comparison *out, double *vx, double *vr, int *boo
 	if (n && (zx == n || zr == n)) {
 		for (int i = 0; i < n; i++)
 			d[i] = vx[i] - vr[i];
-		comparison_of_units(out, d, n, unit);
+		comparison_of_units_by(out, d, n, unit, proc);
 		out->zero_side = zx == n && zr == n ? ZERO_BOTH : zx == n ? ZERO_X : ZERO_REF;
 		out->x_median = per_run_median(vx, runs, n);
 		out->ref_median = per_run_median(vr, runs, n);
@@ -511,16 +532,16 @@ static void count_ratio(struct comparison *out, double *vx, double *vr, int *boo
 			out->p = NAN;
 			out->note = xasprintf("both 0 in every %s: no ratio, no test", unit);
 		} else {
-			out->note = xasprintf("%s 0 in every %s: no ratio; per run %g against %g, sign test of the counts per %s",
+			out->note = xasprintf("%s 0 in every %s: no ratio; per run %g against %g, %s test of the counts per %s",
 					      zx == n ? "this side" : "the reference", unit,
-					      out->x_median, out->ref_median, unit);
+					      out->x_median, out->ref_median, out->procedure, unit);
 		}
 		free(runs);
 		return;
 	}
 	for (int i = 0; i < n; i++)
 		d[i] = vx[i] == vr[i] ? 0 : log(vx[i]) - log(vr[i]);
-	comparison_of_units(out, d, n, unit);
+	comparison_of_units_by(out, d, n, unit, proc);
 	if (out->present) {
 		/* the two middle units one at ratio 0 (or unbounded): no mean of
 		 * logs; their mean as ratios */
@@ -544,7 +565,7 @@ char *zero_side_text(const struct comparison *c)
 }
 
 static void paired_ratio(const struct analysis *a, const struct study *st, int g, int ref, int m,
-			 struct comparison *out, double *d, int *boot)
+			 struct comparison *out, double *d, int *boot, int proc)
 {
 	const struct group *x = &st->groups[g], *r = &st->groups[ref];
 	const char *unit, *note;
@@ -568,7 +589,7 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 		boot[n++] = st->block_boot[b];
 	}
 	if (count) {
-		count_ratio(out, vx, vr, boot, n, st->nboots, d);
+		count_ratio(out, vx, vr, boot, n, st->nboots, d, proc);
 		out->primary = a->primary[m];
 		free(vx);
 		free(vr);
@@ -581,7 +602,7 @@ static void paired_ratio(const struct analysis *a, const struct study *st, int g
 	free(vr);
 	note = dropped_note(dropped);
 	n = boot_units(d, boot, n, st->nboots, &unit);
-	comparison_of_units(out, d, n, unit);
+	comparison_of_units_by(out, d, n, unit, proc);
 	out->primary = a->primary[m];
 	if (!out->present) {
 		if (dropped)
@@ -835,44 +856,95 @@ static void mark_marginal(struct comparison *c)
 	c->sig = 0;
 }
 
-/* The confirmatory family: every declared comparison x every primary
- * metric the study measured x every study (topology x workload), Holm at
- * FAMILY_ALPHA (a pass/fail verdict hangs on it: the summary's). A
- * comparison that could not be tested counts with p = 1, so the family's
- * size is the design's, not the data's. Everything else (the ratio
- * columns to the reference points, the factorial effects, the secondary
- * metrics) is marginal: its own p, no adjustment, never starred. */
+/* The study's primary endpoint: the first primary metric it measured, in
+ * runs.csv's column order (run/contract/columns): lb_pulls_total, the
+ * RFC's headline (its cover letter counts pulls), for every workload the
+ * harness runs, since every one counts pulls; -1 when none. */
+int primary_endpoint(const struct analysis *a, const struct study *st)
+{
+	for (int m = 0; m < a->nmetrics; m++)
+		if (a->primary[m] && st->measured[m])
+			return m;
+	return -1;
+}
+
+/* The confirmatory tests: per study and declared comparison a chain, its
+ * primary endpoint first, then the study's other primary metrics in
+ * column order as secondaries. The primaries are one family, Holm at
+ * FAMILY_ALPHA; a secondary is tested only after everything before it in
+ * its chain is resolved, at the level its primary had (a fixed sequence
+ * that stops at the first unresolved one). As a graph (Bretz et al.,
+ * Stat Med 2009): each node passes its level to the next of its chain,
+ * the last to the other chains, so the familywise error stays at
+ * FAMILY_ALPHA; with no secondaries it is Holm. The adjusted p (q) is
+ * that procedure's: step by step the chain head with the smallest p,
+ * q = the running max of p x the chains still open. A comparison that
+ * could not be tested counts with p = 1, so the family's size is the
+ * design's, not the data's. Everything else (the ratio columns to the
+ * reference points, the factorial effects, the metrics that are not
+ * primary) is marginal: its own p, no adjustment, never starred. */
 static void adjust_family(struct analysis *a)
 {
-	struct comparison **family = NULL;
-	int n = 0, cap = 0;
-	double *p, *q;
+	struct comparison ***chain = NULL; /* [nchains][len]: primary first */
+	int *len = NULL, *head = NULL, nchains = 0, open, total = 0;
+	double running = 0;
 
 	for (int s = 0; s < a->nstudies; s++) {
 		struct study *st = &a->studies[s];
+		int pe = primary_endpoint(a, st);
 
-		family = xrealloc(family, (cap += a->ndeclared * a->nmetrics + 1) * sizeof(*family));
-		for (int d = 0; d < a->ndeclared; d++)
-			for (int m = 0; st->decl[d] && m < a->nmetrics; m++) {
-				struct comparison *c = &st->decl[d][m];
-
-				if (a->primary[m] && st->measured[m]) {
-					c->confirmatory = 1;
-					family[n++] = c;
+		for (int d = 0; pe >= 0 && d < a->ndeclared; d++) {
+			if (!st->decl[d])
+				continue;
+			chain = xrealloc(chain, (nchains + 1) * sizeof(*chain));
+			len = xrealloc(len, (nchains + 1) * sizeof(int));
+			chain[nchains] = xmalloc((a->nmetrics + 1) * sizeof(**chain));
+			chain[nchains][0] = &st->decl[d][pe];
+			len[nchains] = 1;
+			for (int m = 0; m < a->nmetrics; m++)
+				if (m != pe && a->primary[m] && st->measured[m]) {
+					st->decl[d][m].secondary = 1;
+					chain[nchains][len[nchains]++] = &st->decl[d][m];
 				}
+			for (int i = 0; i < len[nchains]; i++)
+				chain[nchains][i]->confirmatory = 1;
+			total += len[nchains];
+			nchains++;
+		}
+	}
+	head = xcalloc(nchains + 1, sizeof(int));
+	for (open = nchains; total--;) {
+		int best = -1;
+		double pb = 2;
+
+		for (int c = 0; c < nchains; c++) {
+			double p;
+
+			if (head[c] == len[c])
+				continue;
+			p = isnan(chain[c][head[c]]->p) ? 1 : chain[c][head[c]]->p;
+			if (p < pb) {
+				pb = p;
+				best = c;
 			}
+		}
+		running = fmax(running, fmin(1, pb * open));
+		chain[best][head[best]]->q = running;
+		chain[best][head[best]]->sig = running <= FAMILY_ALPHA && chain[best][head[best]]->present;
+		if (chain[best][head[best]]->secondary)
+			a->n_sig_secondary += chain[best][head[best]]->sig;
+		else
+			a->n_sig += chain[best][head[best]]->sig;
+		open -= ++head[best] == len[best];
 	}
-	p = xmalloc((n ? n : 1) * sizeof(double));
-	q = xmalloc((n ? n : 1) * sizeof(double));
-	for (int i = 0; i < n; i++)
-		p[i] = family[i]->p;
-	holm_adjust(p, q, n);
-	for (int i = 0; i < n; i++) {
-		family[i]->q = q[i];
-		family[i]->sig = q[i] <= FAMILY_ALPHA && family[i]->present;
-		a->n_sig += family[i]->sig;
+	a->family = nchains;
+	for (int c = 0; c < nchains; c++) {
+		a->secondaries += len[c] - 1;
+		free(chain[c]);
 	}
-	a->family = n;
+	free(chain);
+	free(len);
+	free(head);
 	/* a ratio column that is a declared comparison shares its verdict */
 	for (int s = 0; s < a->nstudies; s++) {
 		struct study *st = &a->studies[s];
@@ -894,9 +966,6 @@ static void adjust_family(struct analysis *a)
 		for (int e = 0; e < st->neffects; e++)
 			mark_marginal(&st->effects[e].c);
 	}
-	free(p);
-	free(q);
-	free(family);
 }
 
 static int group_named(const struct analysis *a, const struct study *st, const char *name)
@@ -927,7 +996,7 @@ static void declared_comparisons(const struct analysis *a, struct study *st)
 			struct comparison *c = &st->decl[d][m];
 
 			if (g >= 0 && ref >= 0) {
-				paired_ratio(a, st, g, ref, m, c, scratch, iscratch);
+				paired_ratio(a, st, g, ref, m, c, scratch, iscratch, CONFIRMATORY_PROCEDURE);
 				/* its blocks, all from one boot, would stand for boots the
 				 * other comparisons have: p = 1 in the family, no star */
 				if (c->present && st->nboots >= 2 && strcmp(c->unit, "boot")) {
@@ -948,6 +1017,27 @@ static void declared_comparisons(const struct analysis *a, struct study *st)
 	}
 	free(scratch);
 	free(iscratch);
+}
+
+struct analysis *analyse_folder(const char *dir)
+{
+	struct declared *declared;
+	int nd = read_declared(dir, &declared);
+
+	return analyse(read_runs(xasprintf("%s/runs.csv", dir)), 0, declared, nd);
+}
+
+int declared_units(const struct analysis *a, const struct study *st, int d, int m, double *out)
+{
+	int *boot = xmalloc((st->nblocks + 1) * sizeof(int));
+	struct comparison c;
+
+	paired_ratio(a, st, st->decl_g[d], st->decl_ref[d], m, &c, out, boot, PROC_SIGN);
+	free(boot);
+	for (int i = 0; i < c.n_units; i++)
+		if (!isfinite(out[i]))
+			return 0;
+	return c.present && !c.zero_side ? c.n_units : 0;
 }
 
 static void build_study(struct analysis *a, struct study *st, const int *rows, int nrows,
@@ -1072,7 +1162,8 @@ static void build_study(struct analysis *a, struct study *st, const int *rows, i
 				continue; /* the inverse of rfc-before's ratio to stock */
 			st->groups[g].ratio[r] = xcalloc(a->nmetrics, sizeof(struct comparison));
 			for (int m = 0; m < a->nmetrics; m++)
-				paired_ratio(a, st, g, ref, m, &st->groups[g].ratio[r][m], scratch, iscratch);
+				paired_ratio(a, st, g, ref, m, &st->groups[g].ratio[r][m], scratch, iscratch,
+					     PROC_SIGN);
 		}
 	free(scratch);
 	free(iscratch);

@@ -21,6 +21,12 @@ static const char usage[] =
 "       run/stats --compare [options] BASE A ... a baseline folder against others: run/compare\n"
 "                                               (options and exit codes: run/compare --help)\n"
 "       run/stats --random SEED COUNT           the generator's first outputs (for its test)\n"
+"       run/stats --units V...                  sign, signed-rank and paired-t on the units V\n"
+"                                               (log ratios): estimate, interval, level, p\n"
+"       run/stats --procedures [options] DIR    the procedures' size, power and half-width on\n"
+"                                               DIR's boots (run/stats --procedures --help)\n"
+"       run/stats --power --boots N --blocks K  a design's power for a stated change\n"
+"                                               (run/stats --power --help)\n"
 "       run/stats --coverage KIND N REPS SEED   simulated coverage (for the tests): KIND median,\n"
 "                                               ratio (paired, lognormal blocks), boots (N boots\n"
 "                                               of 3 blocks, boot-to-boot variance) or pooled (the\n"
@@ -46,10 +52,11 @@ static const char usage[] =
 "              coverage 1 - 2 P(Bin(n,1/2) <= k-1) is >= 95%; n <= 5: (min, max) at its\n"
 "              own level (5: 93.75%, 4: 87.5%, 3: 75%, 2: 50%); ci_level says which;\n"
 "              the runs are its units (boot-to-boot variance only in the ratios)\n"
-"  ratios      paired within blocks (boot, rep): exp(median of log(x / x_ref)); a count\n"
+"  ratios      paired within blocks (boot, rep): exp(median of log(x / x_ref)) (declared:\n"
+"              the Hodges-Lehmann estimate, see tests); a count\n"
 "              is never shifted: per boot the ratio of its summed counts, a unit 0 on\n"
 "              one side a ratio of 0 or unbounded; a side 0 in every unit: no ratio,\n"
-"              \"0 against 46\" (medians per run) and the sign test of the counts; a 0\n"
+"              \"0 against 46\" (medians per run) and the test of the counts; a 0\n"
 "              in another metric drops its block (the note says so); its\n"
 "              interval is the same rule over the blocks, or over the boots (each\n"
 "              boot's median log ratio) when the pairs come from 2 or more boots, so\n"
@@ -60,14 +67,26 @@ static const char usage[] =
 "              reported as ratios (exp of the contrast; 1 = no effect; A:B the ratio\n"
 "              of ratios, A's ratio with B over A's without B); units and interval as\n"
 "              for ratios\n"
-"  tests       exact sign test of the units, the test the interval inverts (an interval\n"
-"              at level L excludes 1 exactly when p <= 1 - L); the declared comparisons\n"
-"              (--declare, the matrix's compare lines) x primary metrics (lb_pulls_total,\n"
-"              migrations, records_per_s, ops_per_s, wakeup_p99_us) x studies are one\n"
-"              family, Holm at 5%: q, and sig * when q <= 0.05 (a declared comparison\n"
-"              whose pairs come from one boot of several is untested, p = 1); every\n"
-"              other ratio, effect and secondary metric: its marginal p, not adjusted,\n"
-"              no q, never *\n"
+"  tests       a declared comparison (--declare, the matrix's compare lines): the exact\n"
+"              Wilcoxon signed-rank test of its units (midranks for ties, a unit at\n"
+"              exactly 1 ranked but in neither sum: Pratt), the Hodges-Lehmann estimate\n"
+"              (median of the Walsh averages) and the Walsh-average interval the test\n"
+"              inverts, at its exact level (8 boots: 96.1%); chosen by measurement\n"
+"              (run/stats --procedures): it kept its size on resampled real boots where\n"
+"              the paired t did not, and resolves without unanimity; a count unit at\n"
+"              ratio 0 or unbounded keeps the sign test. Every other ratio and effect:\n"
+"              the exact sign test, the test the median's interval inverts\n"
+"  family      per declared comparison and study (topology x workload) one primary\n"
+"              endpoint, the first primary metric the study measured in run/contract/\n"
+"              columns order (lb_pulls_total: the RFC's headline); these are one\n"
+"              family, Holm at 5%: q, and sig * when q <= 0.05 (one whose pairs come\n"
+"              from one boot of several is untested, p = 1). The study's other primary\n"
+"              metrics (migrations, records_per_s, wakeup_p99_us, ops_per_s) are\n"
+"              secondary: tested in that order after their primary endpoint, at its\n"
+"              level, stopping at the first unresolved (a fixed sequence: the\n"
+"              familywise error stays at 5%); comparisons.csv labels them \"secondary\n"
+"              (fixed sequence)\". Every other ratio, effect and metric: its marginal\n"
+"              p, not adjusted, no q, never *\n"
 "\n"
 "Outputs:\n"
 "  summary.csv topology,workload,combo,features,metric,primary,n,n_crashed,n_failed,\n"
@@ -285,6 +304,12 @@ int main(int argc, char **argv)
 		return plan_design_main(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "--compare"))
 		return compare_main(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--procedures"))
+		return procedures_main(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--power"))
+		return power_main(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--units"))
+		return units_main(argc - 2, argv + 2);
 	if (argc >= 2 && is_mode(argc, argv, "--embed", 1, "a results folder"))
 		return embed_charts(argv[2]);
 	if (argc >= 2 && is_mode(argc, argv, "--domains", 1, "a results folder"))

@@ -305,11 +305,13 @@ void write_summary_json(const struct analysis *a, const struct provenance *p, co
 	json_object(&j, "statistics");
 	json_str(&j, "interval", "order-statistic interval of the median at its exact level (levels in percent)");
 	json_str(&j, "ratios", "paired by block (boot, rep); boots as units when the pairs come from 2 or more boots");
-	json_str(&j, "test", "exact sign test of the units (the test the order-statistic interval inverts)");
-	json_str(&j, "adjustment", "holm over the declared family (compare lines x primary metrics x topologies x workloads); everything else marginal, not adjusted");
+	json_str(&j, "test", "declared comparisons: exact Wilcoxon signed-rank test of the boots (Pratt's zeros, midranks), Hodges-Lehmann estimate and the Walsh-average interval it inverts; a unit at ratio 0 or unbounded, and every other comparison: exact sign test and the order-statistic interval it inverts");
+	json_str(&j, "adjustment", "holm over the declared comparisons x topologies x workloads, one primary endpoint each (the first primary metric in column order: lb_pulls_total); the other primary metrics secondary, in a fixed sequence after theirs at its level; everything else marginal, not adjusted");
 	json_num(&j, "alpha", FAMILY_ALPHA);
 	json_int(&j, "family", a->family);
 	json_int(&j, "significant", a->n_sig);
+	json_int(&j, "secondaries", a->secondaries);
+	json_int(&j, "secondaries_significant", a->n_sig_secondary);
 	json_end_object(&j);
 	json_array(&j, "cells");
 	each_summary_cell(a, summary_json_cell, &j);
@@ -329,13 +331,14 @@ static void comparison_row(FILE *f, const struct analysis *a, const struct study
 	fputc(',', f);
 	csv_text(f, reference);
 	fprintf(f, ",%s,%d,%s", a->metric_names[m], a->primary[m],
-		c->confirmatory ? "confirmatory" : "exploratory");
+		c->secondary ? "secondary (fixed sequence)" : c->confirmatory ? "confirmatory" : "exploratory");
 	csv_comparison(f, c);
 	fputc('\n', f);
 }
 
 /* comparisons.csv: the declared comparisons (every metric; the primary
- * ones are the confirmatory family, q = Holm-adjusted p), then the other
+ * endpoint is in Holm's family, "confirmatory", the other primary metrics
+ * "secondary (fixed sequence)", q their adjusted p), then the other
  * primary ratios to the reference points (exploratory: marginal, not
  * adjusted). The paired-ratio charts draw it. */
 void write_comparisons(const struct analysis *a, const char *path)

@@ -105,6 +105,24 @@ void bh_adjust(const double *p, double *q, int n);
  * interval inverted from the exact Mann-Whitney distribution, and its p. */
 struct interval shift_interval(const double *a, int na, const double *b, int nb,
 			       double *estimate, double *p);
+/* Paired procedures on the units (boots): the exact Wilcoxon signed-rank
+ * test (midranks, zeros by Pratt), the Hodges-Lehmann estimate with the
+ * Walsh-average interval it inverts, and the paired t (mean, 95% t
+ * interval). order.c says how each treats ties. */
+double signed_rank_p(const double *d, int n);
+struct interval walsh_interval(const double *d, int n, double *estimate);
+struct interval paired_t(const double *d, int n, double *mean, double *p);
+double student_t_two_sided(double t, double df);
+double student_t_quantile(double tail, double df);
+enum { PROC_SIGN, PROC_SIGNED_RANK, PROC_T, NPROCEDURES };
+extern const char *const procedure_names[NPROCEDURES];
+/* The declared comparisons' test, chosen by run/stats --procedures on the
+ * pilot (docs/results.md): the signed-rank test kept its size where the
+ * paired t did not and resolves without unanimity, where the sign test
+ * cannot at 8 boots. */
+#define CONFIRMATORY_PROCEDURE PROC_SIGNED_RANK
+/* procedure proc on n sorted units: estimate, interval, p */
+void test_units(int proc, const double *sorted, int n, double *estimate, struct interval *ci, double *p);
 
 /* ---- analysis.c ---- */
 enum reference {
@@ -136,7 +154,9 @@ struct comparison {
 	const char *unit;        /* "block" or "boot" */
 	double p, q;             /* q: Holm-adjusted p, NaN when not in the declared family */
 	int primary, sig;
-	int confirmatory;        /* in the declared family (Holm); else marginal, not adjusted */
+	int confirmatory;        /* tested with a familywise error (Holm); else marginal, not adjusted */
+	int secondary;           /* confirmatory, after its primary endpoint in a fixed sequence */
+	const char *procedure;   /* the test: "sign", "signed-rank" */
 	const char *note;        /* why a cell is empty, or "" */
 	/* a count 0 in every unit of a side: no ratio (value NaN), the sides'
 	 * medians per run instead ("0 against 46") and the sign test's p */
@@ -219,13 +239,17 @@ struct analysis {
 	int ndeclared;
 	struct declared *declared;
 	double settle_s;         /* from the folder's plan (1 s when unknown): the design's costs */
-	int family;              /* the confirmatory family: declared x primary x studies */
+	int family;              /* Holm's family: declared comparisons x studies, one primary endpoint each */
 	int n_sig;               /* of it, significant after Holm at 5% */
+	int secondaries;         /* the other primary metrics, tested in a fixed sequence after theirs */
+	int n_sig_secondary;     /* of them, significant */
 };
 
 #define FAMILY_ALPHA 0.05    /* Holm's familywise error over the declared family */
 struct analysis *analyse(const struct run_table *t, int notes, const struct declared *declared,
 			 int ndeclared);
+/* DIR/runs.csv with DIR's declared comparisons (plan.txt or the .matrix), no notes */
+struct analysis *analyse_folder(const char *dir);
 const char *marginal_note(void); /* "marginal, not adjusted" */
 int metric_index(const struct analysis *a, const char *name);
 int study_group_of(const struct study *s, int combo); /* -1 absent */
@@ -234,10 +258,19 @@ char *design_name(const struct analysis *a, const struct study *st, int design);
 char *base_name(const struct analysis *a, uint32_t bits); /* "none" or A+B */
 /* "unit" interval for a set of paired units (sorted in place). */
 void comparison_of_units(struct comparison *c, double *units, int n, const char *unit);
+/* The same with procedure proc (PROC_SIGN: the above). */
+void comparison_of_units_by(struct comparison *c, double *units, int n, const char *unit, int proc);
 /* Paired values d[i] from boot[i] (0..nboots-1): each boot's median when
  * the values come from two or more boots, else d itself; returns the count. */
 int boot_units(double *d, const int *boot, int n, int nboots, const char **unit);
 int is_primary_metric(const char *name);
+/* The study's primary endpoint (the first primary metric it measured in
+ * column order), -1 when none. */
+int primary_endpoint(const struct analysis *a, const struct study *st);
+/* The sorted units (log ratios, one per boot) of declared comparison d on
+ * metric m into out (st->nblocks + 1 wide); their count, 0 when it has no
+ * finite ratio units (a side 0 in every unit, or a unit at 0 or unbounded). */
+int declared_units(const struct analysis *a, const struct study *st, int d, int m, double *out);
 int is_count_metric(const char *name); /* pulls, migrations, counters: may be 0 */
 /* Which way a metric is better: the one definition (analysis.c). */
 enum { BETTER_LOWER = -1, BETTER_UNDEFINED = 0, BETTER_HIGHER = 1 };
@@ -256,6 +289,7 @@ struct varcomp {
 	double between, within;  /* of log values; within NaN: one run per boot */
 	int within_estimable;
 	int n1, n2;              /* the design run: boots, runs per boot per cell */
+	int dropped;             /* blocks left out: a count 0 on a side (no log ratio) */
 	double half_width;       /* of a paired ratio's 95% interval, as a fraction */
 	double target;           /* the half-width asked for */
 	int need_boots, need_reps; /* boots x runs per boot reaching it, cheapest */
@@ -268,6 +302,30 @@ void plan_design(struct varcomp *v, double target, double boot_cost_s, double bl
 #define BOOT_COST_S 7.2
 double block_cost_s(const struct analysis *a, const char *topology);
 int plan_design_main(int argc, char **argv);
+/* A pilot's two levels (T1 between boots, S2 within) of its first declared
+ * comparison's primary endpoint; 0 when it has none. */
+/* The log ratios of group g to ref, block by block, with each block's boot
+ * (0 .. st->nboots-1); a block with a 0 on a side is left out, counted in
+ * *dropped. Returns the count; lr and boot are st->nblocks + 1 wide. */
+int pair_block_ratios(const struct analysis *a, const struct study *st, int m, int g, int ref, double *lr,
+		      int *boot, int *dropped);
+int pilot_variance(const struct analysis *a, const char *dir, double *t1, double *s2, char **source);
+
+/* ---- procedures.c: the procedures measured, the power of a design ---- */
+struct design_power {
+	int boots, blocks, family;
+	double effect;           /* 0.3: a ratio of 0.7 */
+	double threshold;        /* Holm's first: FAMILY_ALPHA / family */
+	double power, power_t3;  /* normal and heavy-tailed (t3) units */
+	double half_width;       /* median, log scale */
+};
+void design_power(struct design_power *dp, int boots, int blocks, int family, double effect, double t1,
+		  double s2);
+void print_design_power(FILE *f, const char *what, const struct design_power *dp, double t1, double s2,
+			const char *source);
+int units_main(int argc, char **argv);
+int procedures_main(int argc, char **argv);
+int power_main(int argc, char **argv);
 
 /* ---- output.c (CSV, JSON) and charts.c (plots-data/) ---- */
 struct chart_plan {
