@@ -2,6 +2,7 @@
  * figures beside ours, per-workload tables and charts, excluded runs. The
  * HTML embeds the PNG charts as data URIs, so it opens with no server. */
 #include "pjt-stats.h"
+#include "drift.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -1948,6 +1949,85 @@ static void excluded_runs(struct doc *d, const struct analysis *a)
 /* report.md and report.html: the summary (the verdict, the paired-ratio
  * charts first), the primary metrics, where the variance is, then the
  * secondary metrics and the provenance under their own heading. */
+/* "0.505 [0.287, 0.591]" of a log comparison, its level said when asked */
+static char *log_ratio_text(const struct comparison *c, int with_level)
+{
+	char *level, *text;
+
+	if (!c->present)
+		return xasprintf("no estimate (%s)", c->note);
+	if (isnan(c->level))
+		return xasprintf("%.3f (%d %s, no interval)", exp(c->value), c->n_units, c->unit);
+	level = format_level(c->level);
+	text = with_level ? xasprintf("%.3f [%.3f, %.3f] (%s over %d %ss)", exp(c->value), exp(c->lo),
+				      exp(c->hi), level, c->n_units, c->unit)
+		: xasprintf("%.3f [%.3f, %.3f]", exp(c->value), exp(c->lo), exp(c->hi));
+	free(level);
+	return text;
+}
+
+/* Drift (drift.c): the position slope and each declared comparison from
+ * the first and the second half of the boots, with one sentence on
+ * whether the answer depends on where in a boot it was measured. */
+static void drift_section(struct doc *d, const struct analysis *a)
+{
+	struct drift_study *drift;
+	int n = drift_of(a, &drift);
+
+	if (!n)
+		return;
+	heading(d, 3, "Drift: pulls by the run's position in its boot");
+	para(d, "A run's position is its place in its boot's order (1 = first run after the boot). The slope is the change of log pulls per position within each combination, per boot, with the boots as units (the median and its order-statistic interval); runs with 0 pulls have no logarithm and are left out of it (counted). Each declared comparison is estimated again from the blocks in the first half of each boot and from those in the second (a block by the mean position of its runs). run/stats --drift DIR prints the geometric means by position.");
+	for (int i = 0; i < n; i++) {
+		const struct drift_study *ds = &drift[i];
+		const struct study *st = &a->studies[ds->study];
+		const struct comparison *sl = &ds->slope;
+		char *level = format_level(sl->level), *zeros, *text;
+
+		zeros = ds->zeros ? xasprintf(" (%d of %d runs with 0 pulls left out)", ds->zeros, ds->runs) : xstrdup("");
+		if (!sl->present)
+			text = xasprintf("%s, %s: no slope (%s)%s.", st->workload, st->topology, sl->note, zeros);
+		else if (isnan(sl->level))
+			text = xasprintf("%s, %s: pulls %+.1f%% a position (%+.4f log per position, one boot: no interval)%s.",
+					 st->workload, st->topology, (exp(sl->value) - 1) * 100, sl->value, zeros);
+		else
+			text = xasprintf("%s, %s: pulls %+.1f%% a position (%+.4f log per position [%+.4f, %+.4f], %s over %d %ss, p=%.3g)%s.",
+					 st->workload, st->topology, (exp(sl->value) - 1) * 100, sl->value, sl->lo,
+					 sl->hi, level, sl->n_units, sl->unit, sl->p, zeros);
+		bullet(d, text);
+		free(text);
+		free(level);
+		free(zeros);
+		for (int k = 0; k < ds->nhalves; k++) {
+			const struct drift_halves *h = &ds->halves[k];
+			char *first = log_ratio_text(&h->half[0], 1), *second = log_ratio_text(&h->half[1], 1);
+			char *both = log_ratio_text(&h->diff, 0), *verdict;
+			char *middle = h->at_middle ? xasprintf(" (%d block%s at the middle of a boot in neither half)",
+								 h->at_middle, h->at_middle == 1 ? "" : "s") : xstrdup("");
+			const char *combo = a->declared[h->declared].combo, *ref = a->declared[h->declared].reference;
+
+			if (!h->agree_by)
+				verdict = xstrdup("too few units to tell whether the halves agree");
+			else if (h->agree)
+				verdict = xasprintf("the halves agree (%s): no sign that the answer depends on where in the boot it was measured",
+						    !strcmp(h->agree_by, "difference") ? "the interval of their ratio covers 1" : "their intervals overlap");
+			else
+				verdict = xasprintf("the halves disagree (%s): the answer depends on where in the boot it was measured, and a design that puts every combination in every position equally often is needed to read it as one number",
+						    !strcmp(h->agree_by, "difference") ? "the interval of their ratio excludes 1" : "their intervals do not overlap");
+			text = xasprintf("%s against %s: first half %s, second half %s; first over second %s: %s%s.",
+					 combo, ref, first, second, both, verdict, middle);
+			bullet(d, text);
+			free(text);
+			free(first);
+			free(second);
+			free(both);
+			free(verdict);
+			free(middle);
+		}
+		fputs("\n", d->md);
+	}
+}
+
 void write_report(const struct analysis *a, const char *results_dir)
 {
 	char *md_path = xasprintf("%s/report.md", results_dir);
@@ -1974,6 +2054,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	summary_section(&d, a);
 	primary_section(&d, a);
 	variance_section(&d, a);
+	drift_section(&d, a);
 	heading(&d, 2, "Secondary metrics and provenance");
 	para(&d, "What the verdict does not rest on: the other metrics runs.csv holds, what was run and on what, how to read the numbers, the excluded runs.");
 	secondary_metrics(&d, a);
