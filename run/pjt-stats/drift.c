@@ -28,9 +28,11 @@
  * two intervals overlap. */
 #include "drift.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct position_sort {
 	const struct run_table *t;
@@ -328,10 +330,16 @@ int drift_main(const char *dir)
 {
 	char *csv = xasprintf("%s/runs.csv", dir);
 	struct declared *declared;
-	int nd = read_declared(dir, &declared);
-	struct analysis *a = analyse(read_runs(csv), 0, declared, nd);
+	struct analysis *a;
 	struct drift_study *drift;
-	int n = drift_of(a, &drift);
+	int nd, n;
+
+	/* a folder without runs.csv is a wrong operand (exit 2), not a system error */
+	if (access(csv, R_OK))
+		die_input("pjt-stats: %s: %s", csv, strerror(errno));
+	nd = read_declared(dir, &declared);
+	a = analyse(read_runs(csv), 0, declared, nd);
+	n = drift_of(a, &drift);
 
 	if (!n) {
 		printf("%s: no run measured %s: no drift to show\n", csv, DRIFT_METRIC);

@@ -920,4 +920,86 @@ report_layout() {
 }
 check "report: the paired-ratio chart first; primary metrics, then secondary metrics and provenance under their own heading; n and level once per table" report_layout
 
+# ---- drift, the one-line answer, the report's caveats (wt-report; issue 37) ----
+# A block of its own, so that merges with the cases above stay apart.
+
+drift_dir() { # drift_dir NAME awk-assignments...: a folder of gen-drift.awk runs and drift.matrix
+	dd=$tmp/$1; shift
+	mkdir -p "$dd"
+	cp "$fixtures/drift.matrix" "$dd/"
+	for v in "$@"; do set -- "$@" -v "$v"; shift; done
+	awk "$@" -f "$fixtures/gen-drift.awk" >"$dd/runs.csv"
+}
+drift_of() { "$top/build/pjt-stats" --drift "$1" >"$1/drift.txt" && cat "$1/drift.txt"; }
+# the slope line's "VALUE LO HI" (log per position)
+drift_slope() {
+	drift_of "$1" | sed -n 's/^  slope [^:]*: \([-+0-9.]*\) log per position ([^)]*) \[\([-+0-9.]*\), \([-+0-9.]*\)\].*/\1 \2 \3/p'
+}
+slope_covers() { # slope_covers DIR TRUE: the slope's interval holds TRUE
+	got=$(drift_slope "$1")
+	[ -n "$got" ] || { echo "no slope line"; cat "$1/drift.txt"; return 1; }
+	echo "$got" | awk -v want="$2" '{ if (!($2 <= want && want <= $3)) { print "slope " $0 " misses " want; exit 1 } }'
+}
+slope_excludes_zero() {
+	drift_slope "$1" | awk '{ if ($2 <= 0 && 0 <= $3) { print "slope " $0 " covers 0"; exit 1 } }'
+}
+drift_dir drift-planted seed=3 slope=-0.08
+drift_dir drift-none seed=4 slope=0
+drift_dir drift-apart seed=5 slope=-0.03 after_slope=-0.15
+planted_slope() { slope_covers "$tmp/drift-planted" -0.08 && slope_excludes_zero "$tmp/drift-planted"; }
+check "--drift: a planted slope of -0.08 log per position lies in the slope's interval, which excludes 0" planted_slope
+check "--drift: with no drift planted the slope's interval covers 0" slope_covers "$tmp/drift-none" 0
+halves_agree() { # halves_agree DIR agree|disagree
+	drift_of "$1" | grep -q "^    the halves $2: the interval of their ratio" || { cat "$1/drift.txt"; return 1; }
+}
+check "--drift: one drift for every combination: the declared comparison's halves agree" halves_agree "$tmp/drift-planted" agree
+check "--drift: rfc-after drifting faster than rfc-before: the halves disagree (first over second excludes 1)" halves_agree "$tmp/drift-apart" disagree
+# the pilot of 2026-12-06 (8 boots x 3 blocks after a resumed start, trimmed
+# to the contract's columns): the numbers the issue quotes
+pilot_drift() {
+	pd=$tmp/pilot-drift
+	mkdir -p "$pd"
+	cp "$fixtures/pilot-drift.csv" "$pd/runs.csv"
+	cp "$fixtures/drift.matrix" "$pd/"
+	drift_of "$pd" >/dev/null || return 1
+	grep -q '^    stock              197     144     150     125       -     114     111      84      69$' "$pd/drift.txt" || { echo "stock by position"; cat "$pd/drift.txt"; return 1; }
+	grep -q '^    rfc-after           92     114      89      84      68      45      65      52      39$' "$pd/drift.txt" || { echo "rfc-after by position"; return 1; }
+	grep -q '^    first half:  0.505 \[0.287, 0.591\] 99.22% over 8 boots' "$pd/drift.txt" || { echo "first half"; return 1; }
+	grep -q '^    7 blocks at the middle of their boot: in neither half$' "$pd/drift.txt" || { echo "middle blocks"; return 1; }
+}
+check "--drift on the pilot's runs: geometric means by position (stock 197 ... 69, a position with no stock run '-'), halves, the middle blocks counted" pilot_drift
+drift_zeros() { # runs with 0 pulls: counted, out of the logs, the slope still there
+	dz=$tmp/drift-zeros
+	mkdir -p "$dz"
+	cp "$fixtures/drift.matrix" "$dz/"
+	awk -F, -v OFS=, 'NR > 1 && $1 % 17 == 0 { $8 = 0 } { print }' "$tmp/drift-planted/runs.csv" >"$dz/runs.csv"
+	want=$(awk -F, 'NR > 1 && $1 % 17 == 0 { n++ } END { print n }' "$dz/runs.csv")
+	drift_of "$dz" | grep -q "runs with a 0 left out: $want of 96)" || { echo "want $want zero runs"; cat "$dz/drift.txt"; return 1; }
+	slope_covers "$dz" -0.08
+}
+check "--drift: runs with 0 pulls are counted and left out of the logs; the planted slope still lies in the interval" drift_zeros
+drift_one_boot() { # one boot of 8 blocks: no slope interval, halves from blocks, told by overlap
+	drift_dir drift-one seed=6 boots=1 blocks=8 slope=0
+	drift_of "$tmp/drift-one" | grep -q 'over 1 boot: no interval' || { echo "slope of one boot"; cat "$tmp/drift-one/drift.txt"; return 1; }
+	grep -q '^    first half:  .* over 4 blocks' "$tmp/drift-one/drift.txt" &&
+		grep -q 'their intervals overlap (no boot holds both halves)' "$tmp/drift-one/drift.txt" || { echo "halves by blocks"; return 1; }
+}
+check "--drift: one boot: no slope interval; the halves from its blocks, compared by overlap" drift_one_boot
+drift_usage() {
+	"$top/build/pjt-stats" --drift 2>/dev/null; [ $? = 2 ] || { echo "no folder: not exit 2"; return 1; }
+	"$top/build/pjt-stats" --drift "$tmp/nonexistent" 2>"$tmp/drift.err"; [ $? = 2 ] || { echo "missing runs.csv: not exit 2"; return 1; }
+	grep -q 'nonexistent/runs.csv' "$tmp/drift.err" || { cat "$tmp/drift.err"; return 1; }
+}
+check "--drift: no folder, or a folder without runs.csv: exit 2 naming the file" drift_usage
+drift_report() {
+	rd=$tmp/drift-report
+	cp -r "$tmp/drift-apart" "$rd"
+	"$top/build/pjt-stats" -q --report "$rd" || return 1
+	sed -n '/^### Drift: pulls by the run.s position in its boot$/,/^## /p' "$rd/report.md" >"$rd/drift.md"
+	grep -q '^- duty threads=8 duty=10 period=10ms, 2x2x1: pulls -[0-9.]*% a position (-0.0[0-9]* log per position \[' "$rd/drift.md" || { echo "slope bullet"; cat "$rd/drift.md"; return 1; }
+	grep -q '^- rfc-after against rfc-before: first half .*, second half .*; first over second .*: the halves disagree' "$rd/drift.md" || { echo "halves bullet"; return 1; }
+	grep -q '<h3>Drift: pulls by the run' "$rd/report.html" || { echo "html"; return 1; }
+}
+check "report: a Drift section with the slope and the halves' estimates, and the sentence that they disagree" drift_report
+
 tap_end
