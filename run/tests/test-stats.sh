@@ -1002,4 +1002,61 @@ drift_report() {
 }
 check "report: a Drift section with the slope and the halves' estimates, and the sentence that they disagree" drift_report
 
+# make run's last line (run/phase --answer) from the comparisons.csv that
+# run/stats writes, so a change of its format shows here
+answer_of() { # answer_of DIR [run/stats options]: the answer line of DIR's runs.csv
+	ad=$1; shift
+	"$top/build/pjt-stats" -q "$@" "$ad" && "$top/run/phase" --answer "$ad"
+}
+answer_pilot() {
+	ap=$tmp/answer-pilot
+	mkdir -p "$ap"
+	cp "$fixtures/pilot-drift.csv" "$ap/runs.csv"
+	cp "$fixtures/drift.matrix" "$ap/"
+	printf 'nproc: 2\nbusy-limit: 0.15\n' >"$ap/host.txt"
+	got=$(answer_of "$ap")
+	want='answer: rfc-after vs rfc-before, pulls 0.46x [0.35, 0.56] (8 boots, Holm p 0.031 *), 23 of 72 runs on a busy host (host_cpu_busy above 0.15)'
+	[ "$got" = "$want" ] || { echo "got  $got"; echo "want $want"; return 1; }
+	# host.txt's limit is the one counted against
+	printf 'busy-limit: 0.5\n' >"$ap/host.txt"
+	"$top/run/phase" --answer "$ap" | grep -q ', 0 of 72 runs on a busy host (host_cpu_busy above 0.5)$' || { echo "busy-limit 0.5"; return 1; }
+}
+check "run/phase --answer: the pilot's declared comparison, pulls with interval, boots, Holm p and star, and its busy runs" answer_pilot
+answer_zero() {
+	az=$tmp/answer-zero
+	mkdir -p "$az"
+	cp "$fixtures/rfc-zero-pulls.csv" "$az/runs.csv"
+	got=$(answer_of "$az" --declare rfc-after,rfc-before)
+	case $got in
+	'answer: rfc-after vs rfc-before, pulls 0 against 46 (8 boots, Holm p '*' *), host load not recorded') ;;
+	*) echo "got $got"; return 1 ;;
+	esac
+}
+check "run/phase --answer: a side 0 in every boot reads '0 against 46', not a ratio" answer_zero
+answer_unresolved() {
+	au=$tmp/answer-unresolved
+	mkdir -p "$au"
+	awk -v seed=2 -v reps=3 -v boots=4 -v extra=1 -f "$fixtures/gen-runs.awk" >"$au/runs.csv"
+	got=$(answer_of "$au" --declare rfc-after,rfc-before)
+	case $got in
+	'answer: rfc-after vs rfc-before on duty, pulls '*'x ['*', '*'] (4 boots, Holm p '*', not resolved), host load not recorded') ;;
+	*) echo "got $got"; return 1 ;;
+	esac
+}
+check "run/phase --answer: an unresolved comparison says so with its size, and names the workload when there are several" answer_unresolved
+answer_none() {
+	an=$tmp/answer-none
+	mkdir -p "$an"
+	awk -v seed=2 -v reps=3 -v workloads=1 -f "$fixtures/gen-runs.awk" >"$an/runs.csv"
+	[ "$(answer_of "$an")" = 'answer: no declared comparison (no compare line in the matrix), host load not recorded' ] || return 1
+	"$top/run/phase" --answer "$tmp/nonexistent" 2>/dev/null; [ $? = 2 ] || { echo "no comparisons.csv: not exit 2"; return 1; }
+}
+check "run/phase --answer: no declared comparison said; a folder without comparisons.csv exits 2" answer_none
+answer_in_make_run() { # after the phase summary, only when every phase passed
+	sed -n '/^run:/,/^$/p' "$top/Makefile" | grep -q 'run/phase --summary results/latest; \\$' &&
+		sed -n '/^run:/,/^$/p' "$top/Makefile" | grep -q '^	\[ \$\$status != 0 \] || run/phase --answer results/latest;' ||
+		{ echo "make run's recipe"; return 1; }
+}
+check "make run prints the answer line after the phase times, only when every phase passed" answer_in_make_run
+
 tap_end
