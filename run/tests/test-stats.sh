@@ -1059,4 +1059,62 @@ answer_in_make_run() { # after the phase summary, only when every phase passed
 }
 check "make run prints the answer line after the phase times, only when every phase passed" answer_in_make_run
 
+# the verdict line carries the busy runs (the pilot: 23 of 72 above 0.15)
+verdict_busy() {
+	vb=$tmp/verdict-busy
+	mkdir -p "$vb"
+	cp "$fixtures/pilot-drift.csv" "$vb/runs.csv"
+	cp "$fixtures/drift.matrix" "$vb/"
+	printf 'busy-limit: 0.15\n' >"$vb/host.txt"
+	"$top/build/pjt-stats" -q --report "$vb" || return 1
+	grep -q '^The matrix declares 1 comparison; .* 2 are resolved (\*), with 23 of 72 runs measured on a busy host\.$' "$vb/report.md" ||
+		{ grep '^The matrix declares' "$vb/report.md"; return 1; }
+}
+check "report: the verdict line says how many runs met a busy host (23 of 72 of the pilot)" verdict_busy
+# 4 blocks that all agree: intervals at 87.5% exclude 1 with p = 0.125;
+# the report must not call that "nothing beyond the noise"
+few_units_agree() {
+	fu=$tmp/few-units
+	mkdir -p "$fu"
+	awk -v seed=3 -v reps=4 -v workloads=1 -v effect=PJT_SHORT_TASKS+PJT_IDLEST:0.5 -f "$fixtures/gen-runs.awk" >"$fu/runs.csv"
+	"$top/build/pjt-stats" -q --report "$fu" || return 1
+	want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["primary"] == 1 && $c["p"] > 0.05 && ($c["ci_lo"] > 1 || $c["ci_hi"] < 1) { n++ } END { print n + 0 }' "$fu/effects.csv")
+	[ "$want" -gt 0 ] || { echo "the fixture has no such interval"; return 1; }
+	! grep -q 'nothing beyond the noise in' "$fu/report.md" || { echo "'nothing beyond the noise' beside intervals that exclude 1"; return 1; }
+	grep -q "^- Bits (factorial effects): no p at or below 0.05 in [0-9]* primary effects tested, but $want intervals exclude 1 at their own level below 95%" "$fu/report.md" ||
+		{ grep 'Bits (factorial' "$fu/report.md"; return 1; }
+}
+check "report: factorial intervals that exclude 1 with p above 0.05 (4 agreeing blocks) are counted, not 'nothing beyond the noise'" few_units_agree
+# one definition of the reference points: the report's How to read holds
+# run/matrix --help's, word for word
+reference_points_agree() {
+	"$top/run/matrix" --help | awk '/^Reference points/ { on = 1; next } on && /^$/ { exit }
+		on { if ($0 ~ /^  [a-z]/) { if (d != "") print d; d = $1 ":"; $1 = ""; d = d $0 } else { $1 = $1; d = d " " $0 } }
+		END { print d }' | sed 's/:  */: /' >"$tmp/refpoints"
+	[ "$(wc -l <"$tmp/refpoints")" -eq 5 ] || { echo "run/matrix --help: want 5 reference points"; cat "$tmp/refpoints"; return 1; }
+	line=$(grep '^Reference points are found by their feature sets' "$tmp/verdict-busy/report.md")
+	while IFS= read -r def; do
+		case $line in *"$def"*) ;; *) echo "not in the report: $def"; return 1 ;; esac
+	done <"$tmp/refpoints"
+}
+check "report: How to read defines stock, legacy-6.1, rfc-before, rfc-pelt, rfc-after exactly as run/matrix --help" reference_points_agree
+# the RFC's own result in the ratio chart: rfc-after 0 pulls in every boot
+zero_in_chart() {
+	zc=$tmp/zero-chart
+	mkdir -p "$zc"
+	cp "$fixtures/rfc-zero-pulls.csv" "$zc/runs.csv"
+	printf 'compare rfc-after rfc-before\n' >"$zc/zero.matrix"
+	"$top/run/report" "$zc" 2>/dev/null || return 1
+	spec=$zc/plots-data/s1/s1-ratios.gp
+	grep -qx 'pzfile\[1\] = "plots-data/s1/ratios-lb_pulls_total-zero.dat"' "$spec" || { echo "no zero rows for pulls"; return 1; }
+	grep -q "^py2tics\\[1\\] = \"set y2tics ('0 against 46, Holm p=[0-9.]* \\*' 0, " "$spec" || { echo "label"; grep py2tics "$spec"; return 1; }
+	grep -q '^chart_subtitle = ".*diamond at an edge: a side 0 in every unit' "$spec" || { echo "subtitle"; return 1; }
+	# the declared row (0) at the left edge: to 0
+	awk -v lo="$(sed -n 's/^pxmin\[1\] = //p' "$spec")" '!/^#/ && $1 == 0 { found = 1; if (!($2 > lo && $2 < lo * 1.2 && $4 == 1)) bad = 1 }
+		END { exit !(found && !bad) }' "$zc/plots-data/s1/ratios-lb_pulls_total-zero.dat" || { echo "row 0 not at the left edge"; return 1; }
+	[ -s "$zc/charts/s1-ratios.png" ] && [ ! -e "$zc/charts/s1-ratios.log" ] || { echo "gnuplot"; cat "$zc/charts/s1-ratios.log"; return 1; }
+}
+check "ratio chart: '0 against 46' is a row (a diamond at the left edge, its test on the right), not dropped; gnuplot draws it without a word" zero_in_chart
+
 tap_end
