@@ -298,7 +298,8 @@ two_kernels() {
 		grep -q "warning: $tmp/$k/runs.csv:[0-9]*: combo '[a-zA-Z_+-]*' ran kernel_sha256 .*a ratio between combinations of two builds" "$tmp/kernels.err" ||
 			{ echo "no warning for $k"; cat "$tmp/kernels.err"; return 1; }
 	done
+	"$compare" --help | grep -q '^booted different kernels (runs.csv kernel_sha256' || { echo "--help does not say so"; return 1; }
 }
-check "combinations of one folder on two kernels: run/compare warns with file:line for each folder and still compares" two_kernels
+check "combinations of one folder on two kernels: run/compare warns with file:line for each folder and still compares; --help says so" two_kernels
 
 tap_end
