@@ -38,6 +38,7 @@ struct position_sort {
 	const struct run_table *t;
 	int *boot;                 /* per row: index of its (topology, boot) */
 };
+/* qsort takes no context (qsort_r is not POSIX): the table it sorts by */
 static struct position_sort sort_ctx;
 
 static int by_boot_then_seq(const void *pa, const void *pb)
