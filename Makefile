@@ -82,6 +82,8 @@ shell: kernel initramfs
 	run/boot --interactive --topology $(TOPOLOGY)
 
 # Each phase timed (run/phase); the summary also goes to the results folder.
+# Then the one-line answer, only when every phase passed: after a failure
+# results/latest is an older run's folder.
 run:
 	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
 	run/phase deps $(MAKE) --no-print-directory deps && \
@@ -90,7 +92,8 @@ run:
 	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools pelt-check && \
 	run/phase matrix run/matrix --no-report $(MATRIX) && \
 	run/phase report run/report results/latest; \
-	status=$$?; run/phase --summary results/latest; rm -f $$PJT_PHASE_LOG; exit $$status
+	status=$$?; run/phase --summary results/latest; \
+	[ $$status != 0 ] || run/phase --answer results/latest; rm -f $$PJT_PHASE_LOG; exit $$status
 
 # Timed like make run: the kernels (stock and the variants rebuild only what
 # differs from the patched tree), the image and tools, then every suite.

@@ -5,13 +5,14 @@
 # Holm-adjusted p ('*' when resolved) on the right; below the dashed line
 # the others, open, with their marginal p, not adjusted. The units and
 # the intervals' level are in the title, once; a row of fewer units says
-# its own.
+# its own. A side 0 in every unit has no ratio: its row is a diamond at the
+# edge it goes to (pzfile, "0 against 46" on the right), not left out.
 load plotsdir.'/common.gp'
 load spec
 
 row_px = 21
 panel_px = 78          # a panel's title, axis and tic labels
-title_px = 84
+title_px = 54 + 15 * subtitle_lines
 height = title_px + row_px * total_rows + panel_px * npanels
 do for [kind in "png svg"] {
 	eval terminal_command(kind, 1100, height)
@@ -24,7 +25,7 @@ do for [kind in "png svg"] {
 	set link y2
 	set xtics nomirror
 	set lmargin 26
-	set rmargin 17
+	set rmargin (label_chars + 2 > 17 ? label_chars + 2 : 17)
 	set tmargin 1.8
 	set bmargin 2.2
 	unit = (1.0 * height - title_px) / height / (total_rows + npanels * panel_px / (1.0 * row_px))
@@ -46,8 +47,14 @@ do for [kind in "png svg"] {
 		} else {
 			unset arrow 2
 		}
-		plot pfile[i] using 2:($6 == 1 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 7 ps 1.1 lw 2.2 notitle, \
-		     '' using 2:($6 == 0 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 6 ps 1.1 lw 1.2 notitle
+		# a panel's files: either may be "" (no row of that kind)
+		ratios = strlen(pfile[i]) == 0 ? "" : \
+			"pfile[i] using 2:($6 == 1 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 7 ps 1.1 lw 2.2 notitle, " . \
+			"pfile[i] using 2:($6 == 0 ? $1 : NaN):3:4:5 with xerrorbars lc rgb variable pt 6 ps 1.1 lw 1.2 notitle"
+		zeros = strlen(pzfile[i]) == 0 ? "" : \
+			"pzfile[i] using 2:($4 == 1 ? $1 : NaN):3 with points lc rgb variable pt 13 ps 1.6 notitle, " . \
+			"pzfile[i] using 2:($4 == 0 ? $1 : NaN):3 with points lc rgb variable pt 12 ps 1.6 lw 1.2 notitle"
+		eval "plot " . ratios . (strlen(ratios) && strlen(zeros) ? ", " : "") . zeros
 	}
 	unset multiplot
 	set output

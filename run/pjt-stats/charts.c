@@ -1093,7 +1093,9 @@ static int ratio_metrics(const struct analysis *a, const struct study *st, int o
 
 /* The rows of one metric's panel: the declared comparisons, then every
  * other ratio to a reference point; their count. With rows: each one's
- * comparison, names and whether it is declared. */
+ * comparison, names and whether it is declared. A side 0 in every unit
+ * ("0 against 46", the RFC's own result) has no ratio but is a row: drawn
+ * at an edge of the axis, not dropped. */
 struct ratio_row {
 	const struct comparison *c;
 	const char *who, *ref;
@@ -1107,7 +1109,7 @@ static int ratio_rows(const struct analysis *a, const struct study *st, int m, s
 	for (int d = 0; d < a->ndeclared; d++) {
 		const struct comparison *c = &st->decl[d][m];
 
-		if (!c->present || isnan(c->value))
+		if (!c->present || (isnan(c->value) && !c->zero_side))
 			continue;
 		if (rows)
 			rows[n] = (struct ratio_row){ c, a->declared[d].combo, a->declared[d].reference, 1 };
@@ -1120,7 +1122,7 @@ static int ratio_rows(const struct analysis *a, const struct study *st, int m, s
 			if (!st->groups[g].ratio[r] || st->ref[ratio_reference[r]] < 0)
 				continue;
 			c = &st->groups[g].ratio[r][m];
-			if (!c->present || isnan(c->value) || c->confirmatory)
+			if (!c->present || (isnan(c->value) && !c->zero_side) || c->confirmatory)
 				continue;
 			if (rows)
 				rows[n] = (struct ratio_row){ c, a->combos[st->groups[g].combo].name,
@@ -1157,7 +1159,8 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	char *title = chart_title(st, "Paired ratios");
 	FILE *f = open_output(path);
-	int ms[4], np = ratio_metrics(a, st, ms), total = 0, most = 0, panel = 0;
+	int ms[4], np = ratio_metrics(a, st, ms), total = 0, most = 0, panel = 0, any_zero = 0;
+	size_t label_chars = 0;  /* the longest right-hand label: the margin it needs */
 	const char *unit = "unit";
 	double level = NAN;
 
@@ -1167,7 +1170,8 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 
 		ratio_rows(a, st, ms[i], rows);
 		for (int r = 0; r < n; r++)
-			if (rows[r].c->n_units > most) {
+			/* a zero side has units but no interval: not the title's level */
+			if (rows[r].c->n_units > most && !rows[r].c->zero_side) {
 				most = rows[r].c->n_units;
 				unit = rows[r].c->unit;
 				level = rows[r].c->level;
@@ -1178,16 +1182,18 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 		panel += ratio_rows(a, st, ms[i], NULL) > 0;
 	fputs("chart_title = ", f);
 	gp_string(f, title);
-	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray ptitle[%d]\narray prows[%d]\narray pdeclared[%d]\n"
+	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray pzfile[%d]\narray ptitle[%d]\narray prows[%d]\narray pdeclared[%d]\n"
 		"array pxmin[%d]\narray pxmax[%d]\narray pxtics[%d]\narray pytics[%d]\narray py2tics[%d]\n",
-		panel, panel, panel, panel, panel, panel, panel, panel, panel, panel);
+		panel, panel, panel, panel, panel, panel, panel, panel, panel, panel, panel);
 	panel = 0;
 	for (int i = 0; i < np; i++) {
 		int n = ratio_rows(a, st, ms[i], NULL), ndecl = 0;
 		struct ratio_row *rows;
 		char *dat, *xtics, *ytics = xstrdup("set ytics ("), *y2tics = xstrdup("set y2tics ("), *next;
+		char *zdat = NULL;
 		double dlo = 1, dhi = 1, lo, hi;
-		FILE *d;
+		FILE *d, *zd = NULL;
+		int nratio = 0;
 
 		if (!n)
 			continue;
@@ -1196,9 +1202,12 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 		for (int r = 0; r < n; r++) {
 			const struct comparison *c = rows[r].c;
 
+			ndecl += rows[r].declared;
+			if (c->zero_side)
+				continue;
+			nratio++;
 			dlo = fmin(dlo, isfinite(c->lo) ? c->lo : c->value);
 			dhi = fmax(dhi, isfinite(c->hi) ? c->hi : c->value);
-			ndecl += rows[r].declared;
 		}
 		ratio_axis("x", dlo, dhi, &lo, &hi, &xtics);
 		dat = xasprintf("%s/ratios-%s.dat", dir, a->metric_names[ms[i]]);
@@ -1213,14 +1222,38 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 				: rows[r].declared ? xasprintf("Holm p=%.2g%s%s", c->q, c->sig ? " *" : "", units)
 				: xasprintf("p=%.2g%s", c->p, units);
 
-			fprintf(d, "%d", r);
-			dat_number(d, c->value);
-			dat_number(d, isfinite(c->lo) ? c->lo : c->value);
-			dat_number(d, isfinite(c->hi) ? c->hi : isinf(c->hi) ? hi : c->value);
-			fprintf(d, " %d %d\n", combo_colour(a, rows[r].who), rows[r].declared);
+			if (c->zero_side) {
+				/* no ratio: a diamond at the edge it goes to (2% in from
+				 * it, on the log axis), both 0 at 1; the sides in the label */
+				double edge = c->zero_side == ZERO_BOTH ? 1
+					: c->zero_side == ZERO_X ? exp(log(lo) + 0.02 * (log(hi) - log(lo)))
+					: exp(log(hi) - 0.02 * (log(hi) - log(lo)));
+				char *sides = zero_side_text(c);
+
+				if (!zd) {
+					zdat = xasprintf("%s/ratios-%s-zero.dat", dir, a->metric_names[ms[i]]);
+					zd = open_output(zdat);
+					fprintf(zd, "# y x rgb declared: %s, a side 0 in every unit (no ratio): x is the axis edge it goes to\n",
+						a->metric_names[ms[i]]);
+				}
+				fprintf(zd, "%d", r);
+				dat_number(zd, edge);
+				fprintf(zd, " %d %d\n", combo_colour(a, rows[r].who), rows[r].declared);
+				next = xasprintf("%s, %s", sides, test);
+				free(test);
+				test = next;
+				free(sides);
+			} else {
+				fprintf(d, "%d", r);
+				dat_number(d, c->value);
+				dat_number(d, isfinite(c->lo) ? c->lo : c->value);
+				dat_number(d, isfinite(c->hi) ? c->hi : isinf(c->hi) ? hi : c->value);
+				fprintf(d, " %d %d\n", combo_colour(a, rows[r].who), rows[r].declared);
+			}
 			next = xasprintf("%s%s'%s' %d", ytics, r ? ", " : "", label, r);
 			free(ytics);
 			ytics = next;
+			label_chars = strlen(test) > label_chars ? strlen(test) : label_chars;
 			next = xasprintf("%s%s'%s' %d", y2tics, r ? ", " : "", test, r);
 			free(y2tics);
 			y2tics = next;
@@ -1229,6 +1262,9 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 			free(test);
 		}
 		close_output(d, dat);
+		if (zd)
+			close_output(zd, zdat);
+		any_zero |= zd != NULL;
 		next = xasprintf("%s)", ytics);
 		free(ytics);
 		ytics = next;
@@ -1236,8 +1272,11 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 		free(y2tics);
 		y2tics = next;
 		panel++;
+		/* "": no row of that kind in the panel (gnuplot draws no file then) */
 		fprintf(f, "pfile[%d] = ", panel);
-		gp_string(f, dat);
+		gp_string(f, nratio ? dat : "");
+		fprintf(f, "\npzfile[%d] = ", panel);
+		gp_string(f, zdat ? zdat : "");
 		fprintf(f, "\nptitle[%d] = ", panel);
 		gp_string(f, ratio_panel_title(a->metric_names[ms[i]]));
 		fprintf(f, "\nprows[%d] = %d\npdeclared[%d] = %d\npxmin[%d] = %.10g\npxmax[%d] = %.10g\npxtics[%d] = ",
@@ -1250,6 +1289,7 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 		fputc('\n', f);
 		total += n;
 		free(dat);
+		free(zdat);
 		free(xtics);
 		free(ytics);
 		free(y2tics);
@@ -1258,11 +1298,13 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 	{
 		char *u = units_text(most, unit, level);
 		char *sub = xasprintf("each comparison's paired ratio (log axis, 1 = no change): %s\n"
-				      "filled: declared, Holm-adjusted p (* = resolved at 5%%); open: marginal p, not adjusted", u);
+				      "filled: declared, Holm-adjusted p (* = resolved at 5%%); open: marginal p, not adjusted%s", u,
+				      any_zero ? "\ndiamond at an edge: a side 0 in every unit, no ratio (left edge: to 0, right edge: from 0)" : "");
 
 		fputs("chart_subtitle = ", f);
 		gp_string(f, sub);
-		fprintf(f, "\ntotal_rows = %d\n", total);
+		fprintf(f, "\ntotal_rows = %d\nsubtitle_lines = %d\nlabel_chars = %zu\n", total, 2 + any_zero,
+			label_chars);
 		free(sub);
 		free(u);
 	}

@@ -118,7 +118,10 @@ static const char compare_usage[] =
 "readable runs.csv, a malformed runs.csv), 3 refused: a folder shares no cell\n"
 "with BASE (nothing to compare), or with --strict its matrix differs;\n"
 "4 system error (an output that cannot be written). A folder given twice, or a\n"
-"copy of another, is warned about on stderr.\n";
+"copy of another, is warned about on stderr; so is a folder whose combinations\n"
+"booted different kernels (runs.csv kernel_sha256; FILE:LINE of the first\n"
+"change): its cells are still compared with BASE's, but a ratio between two of\n"
+"its combinations measures the builds as well as the bits.\n";
 
 struct folder {
 	const char *arg;

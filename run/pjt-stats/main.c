@@ -1,5 +1,6 @@
 /* pjt-stats: the statistics behind run/stats, run/report and run/compare. */
 #include "pjt-stats.h"
+#include "drift.h"
 #include "options.h" /* run/lib: the C tools' command line */
 
 #include <errno.h>
@@ -20,6 +21,9 @@ static const char usage[] =
 "                                               place of the markers (no analysis)\n"
 "       run/stats --compare [options] BASE A ... a baseline folder against others: run/compare\n"
 "                                               (options and exit codes: run/compare --help)\n"
+"       run/stats --drift DIR                   pulls by the run's position in its boot: the\n"
+"                                               slope and the declared comparisons from each\n"
+"                                               half of the boots (see drift.c)\n"
 "       run/stats --random SEED COUNT           the generator's first outputs (for its test)\n"
 "       run/stats --units V...                  sign, signed-rank and paired-t on the units V\n"
 "                                               (log ratios): estimate, interval, level, p\n"
@@ -312,6 +316,8 @@ int main(int argc, char **argv)
 		return units_main(argc - 2, argv + 2);
 	if (argc >= 2 && is_mode(argc, argv, "--embed", 1, "a results folder"))
 		return embed_charts(argv[2]);
+	if (argc >= 2 && is_mode(argc, argv, "--drift", 1, "a results folder"))
+		return drift_main(argv[2]);
 	if (argc >= 2 && is_mode(argc, argv, "--domains", 1, "a results folder"))
 		return print_domains(argv[2]);
 	if (argc >= 2 && is_mode(argc, argv, "--random", 2, "SEED COUNT"))

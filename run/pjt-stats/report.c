@@ -2,6 +2,7 @@
  * figures beside ours, per-workload tables and charts, excluded runs. The
  * HTML embeds the PNG charts as data URIs, so it opens with no server. */
 #include "pjt-stats.h"
+#include "drift.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -777,7 +778,8 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us. The confirmatory family is the matrix's declared comparisons (compare lines) x the primary metrics each workload measured x topologies x workloads, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's). Every other comparison (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest sign-test p is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints that check per declared comparison.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
-	para(d, "Reference points are found by their feature sets, whatever the combination is called: stock = no bit; legacy-6.1 = LEGACY_LOAD; rfc-before = PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD (3.7's rules on the instantaneous metric, the RFC's Without_patchset); rfc-pelt = the same four rule bits without LEGACY_LOAD; rfc-after = the six PJT_* bits (With_patchset).");
+	/* run/matrix --help's definitions, word for word (test-stats.sh holds them equal) */
+	para(d, "Reference points are found by their feature sets, whatever the combination is called; as run/matrix --help defines them: stock: nothing set (upstream 6.1); legacy-6.1: LEGACY_LOAD: 6.1's rules on the instantaneous metric; rfc-before: PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD: 3.7's rules on the instantaneous metric, the RFC's \"Without_patchset\"; rfc-pelt: the same rules on PELT (rfc.matrix, quick.matrix: the midpoint that splits rfc-before -> rfc-after into the metric's effect and the new rules' effect); rfc-after: the seven PJT_* bits, the RFC's \"With_patchset\". Runs measured before PJT_CLASSIFY existed have rfc-before, rfc-pelt and rfc-after without it, and are recognised as the same points.");
 	free(legend);
 }
 
@@ -1044,29 +1046,44 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 
 /* ---- the summary the report leads with ---- */
 
-/* What the verdict must be read with: runs measured on a busy host (over
- * host.txt's busy-limit, run/matrix's default 0.15), and combinations
- * booted on different kernels. */
-static void run_caveats(struct doc *d, const struct analysis *a)
+/* Runs measured on a busy host: host_cpu_busy over host.txt's busy-limit
+ * (run/matrix's default 0.15); returns how many, of *measured. */
+static int busy_runs(const struct doc *d, const struct analysis *a, int *measured, double *limit)
 {
 	const struct run_table *t = a->table;
-	int col = column_index(t, "host_cpu_busy"), busy = 0, measured = 0, nk;
-	char *path = xasprintf("%s/host.txt", d->dir), *host = read_whole_file(path, NULL), **kernels;
-	double limit = 0.15;
+	int col = column_index(t, "host_cpu_busy"), busy = 0;
+	char *path = xasprintf("%s/host.txt", d->dir), *host = read_whole_file(path, NULL);
 
+	*limit = 0.15;
+	*measured = 0;
 	if (host) {
 		struct kv kv = { 0 };
 		const char *v;
 
 		kv_parse(&kv, host);
 		if ((v = kv_get(&kv, "busy-limit")))
-			limit = atof(v);
+			*limit = atof(v);
 	}
 	for (int r = 0; col >= 0 && r < t->nrows; r++)
 		if (!isnan(t->rows[r].value[col])) {
-			measured++;
-			busy += t->rows[r].value[col] > limit;
+			(*measured)++;
+			busy += t->rows[r].value[col] > *limit;
 		}
+	free(path);
+	free(host);
+	return busy;
+}
+
+/* What the verdict must be read with: runs measured on a busy host, and
+ * combinations booted on different kernels. */
+static void run_caveats(struct doc *d, const struct analysis *a)
+{
+	const struct run_table *t = a->table;
+	int measured, nk;
+	double limit;
+	int busy = busy_runs(d, a, &measured, &limit);
+	char **kernels;
+
 	if (busy) {
 		char *text = xasprintf("Busy host: %d of %d runs were measured while the host's other load was above %g of its CPUs (host_cpu_busy): their times and counts may carry it, and the verdict below with them.",
 				       busy, measured, limit);
@@ -1083,8 +1100,6 @@ static void run_caveats(struct doc *d, const struct analysis *a)
 		free(text);
 	}
 	free(kernels);
-	free(path);
-	free(host);
 }
 
 /* "66.7% fewer pulls", "2.7% higher throughput" */
@@ -1568,7 +1583,7 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 		}
 	}
 	if (st->ndesigns) {
-		int eff_resolved = 0, eff_tested = 0;
+		int eff_resolved = 0, eff_tested = 0, eff_excluding = 0;
 		struct units eu = { 0, "unit", NAN };
 
 		for (int e = 0; e < st->neffects; e++)
@@ -1582,6 +1597,9 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 				continue;
 			eff_tested++;
 			tested++;
+			/* all of few units agreeing: an interval below 95% that excludes 1
+			 * while p > 0.05; it must not read as "within the noise" */
+			eff_excluding += !names_change(&ef->c) && (ef->c.lo > 1 || ef->c.hi < 1);
 			/* one bullet per term: its first primary effect gathers the others */
 			for (int e2 = 0; e2 < e && changes; e2++)
 				if (st->effects[e2].design == ef->design && st->effects[e2].term == ef->term &&
@@ -1627,7 +1645,13 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 			}
 			free(changes);
 		}
-		if (!eff_resolved && eff_tested) {
+		if (!eff_resolved && eff_tested && eff_excluding) {
+			text = xasprintf("Bits (factorial effects): no p at or below 0.05 in %d primary effect%s tested, but %d interval%s exclude%s 1 at %s own level below 95%%: every unit agrees, and too few units for the sign test to reach 0.05 (see effects.csv).",
+					 eff_tested, eff_tested == 1 ? "" : "s", eff_excluding, eff_excluding == 1 ? "" : "s",
+					 eff_excluding == 1 ? "s" : "", eff_excluding == 1 ? "its" : "their");
+			bullet(d, text);
+			free(text);
+		} else if (!eff_resolved && eff_tested) {
 			text = xasprintf("Bits (factorial effects): nothing beyond the noise in %d primary effect%s tested.",
 					 eff_tested, eff_tested == 1 ? "" : "s");
 			bullet(d, text);
@@ -1654,9 +1678,17 @@ static void summary_section(struct doc *d, const struct analysis *a)
 	crashed_cells(d, a);
 	run_caveats(d, a);
 	if (a->ndeclared) {
-		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*).",
+		int measured;
+		double limit;
+		int busy = busy_runs(d, a, &measured, &limit);
+		/* the verdict carries the load it was measured under */
+		char *busy_text = measured ? xasprintf(", with %d of %d runs measured on a busy host", busy, measured)
+			: xstrdup("");
+
+		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*)%s.",
 				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,
-				 a->n_sig == 1 ? "is" : "are");
+				 a->n_sig == 1 ? "is" : "are", busy_text);
+		free(busy_text);
 		para(d, text);
 		free(text);
 	}
@@ -1948,6 +1980,85 @@ static void excluded_runs(struct doc *d, const struct analysis *a)
 /* report.md and report.html: the summary (the verdict, the paired-ratio
  * charts first), the primary metrics, where the variance is, then the
  * secondary metrics and the provenance under their own heading. */
+/* "0.505 [0.287, 0.591]" of a log comparison, its level said when asked */
+static char *log_ratio_text(const struct comparison *c, int with_level)
+{
+	char *level, *text;
+
+	if (!c->present)
+		return xasprintf("no estimate (%s)", c->note);
+	if (isnan(c->level))
+		return xasprintf("%.3f (%d %s, no interval)", exp(c->value), c->n_units, c->unit);
+	level = format_level(c->level);
+	text = with_level ? xasprintf("%.3f [%.3f, %.3f] (%s over %d %ss)", exp(c->value), exp(c->lo),
+				      exp(c->hi), level, c->n_units, c->unit)
+		: xasprintf("%.3f [%.3f, %.3f]", exp(c->value), exp(c->lo), exp(c->hi));
+	free(level);
+	return text;
+}
+
+/* Drift (drift.c): the position slope and each declared comparison from
+ * the first and the second half of the boots, with one sentence on
+ * whether the answer depends on where in a boot it was measured. */
+static void drift_section(struct doc *d, const struct analysis *a)
+{
+	struct drift_study *drift;
+	int n = drift_of(a, &drift);
+
+	if (!n)
+		return;
+	heading(d, 3, "Drift: pulls by the run's position in its boot");
+	para(d, "A run's position is its place in its boot's order (1 = first run after the boot). The slope is the change of log pulls per position within each combination, per boot, with the boots as units (the median and its order-statistic interval); runs with 0 pulls have no logarithm and are left out of it (counted). Each declared comparison is estimated again from the blocks in the first half of each boot and from those in the second (a block by the mean position of its runs). run/stats --drift DIR prints the geometric means by position.");
+	for (int i = 0; i < n; i++) {
+		const struct drift_study *ds = &drift[i];
+		const struct study *st = &a->studies[ds->study];
+		const struct comparison *sl = &ds->slope;
+		char *level = format_level(sl->level), *zeros, *text;
+
+		zeros = ds->zeros ? xasprintf(" (%d of %d runs with 0 pulls left out)", ds->zeros, ds->runs) : xstrdup("");
+		if (!sl->present)
+			text = xasprintf("%s, %s: no slope (%s)%s.", st->workload, st->topology, sl->note, zeros);
+		else if (isnan(sl->level))
+			text = xasprintf("%s, %s: pulls %+.1f%% a position (%+.4f log per position, one boot: no interval)%s.",
+					 st->workload, st->topology, (exp(sl->value) - 1) * 100, sl->value, zeros);
+		else
+			text = xasprintf("%s, %s: pulls %+.1f%% a position (%+.4f log per position [%+.4f, %+.4f], %s over %d %ss, p=%.3g)%s.",
+					 st->workload, st->topology, (exp(sl->value) - 1) * 100, sl->value, sl->lo,
+					 sl->hi, level, sl->n_units, sl->unit, sl->p, zeros);
+		bullet(d, text);
+		free(text);
+		free(level);
+		free(zeros);
+		for (int k = 0; k < ds->nhalves; k++) {
+			const struct drift_halves *h = &ds->halves[k];
+			char *first = log_ratio_text(&h->half[0], 1), *second = log_ratio_text(&h->half[1], 1);
+			char *both = log_ratio_text(&h->diff, 0), *verdict;
+			char *middle = h->at_middle ? xasprintf(" (%d block%s at the middle of a boot in neither half)",
+								 h->at_middle, h->at_middle == 1 ? "" : "s") : xstrdup("");
+			const char *combo = a->declared[h->declared].combo, *ref = a->declared[h->declared].reference;
+
+			if (!h->agree_by)
+				verdict = xstrdup("too few units to tell whether the halves agree");
+			else if (h->agree)
+				verdict = xasprintf("the halves agree (%s): no sign that the answer depends on where in the boot it was measured",
+						    !strcmp(h->agree_by, "difference") ? "the interval of their ratio covers 1" : "their intervals overlap");
+			else
+				verdict = xasprintf("the halves disagree (%s): the answer depends on where in the boot it was measured, and a design that puts every combination in every position equally often is needed to read it as one number",
+						    !strcmp(h->agree_by, "difference") ? "the interval of their ratio excludes 1" : "their intervals do not overlap");
+			text = xasprintf("%s against %s: first half %s, second half %s; first over second %s: %s%s.",
+					 combo, ref, first, second, both, verdict, middle);
+			bullet(d, text);
+			free(text);
+			free(first);
+			free(second);
+			free(both);
+			free(verdict);
+			free(middle);
+		}
+		fputs("\n", d->md);
+	}
+}
+
 void write_report(const struct analysis *a, const char *results_dir)
 {
 	char *md_path = xasprintf("%s/report.md", results_dir);
@@ -1974,6 +2085,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	summary_section(&d, a);
 	primary_section(&d, a);
 	variance_section(&d, a);
+	drift_section(&d, a);
 	heading(&d, 2, "Secondary metrics and provenance");
 	para(&d, "What the verdict does not rest on: the other metrics runs.csv holds, what was run and on what, how to read the numbers, the excluded runs.");
 	secondary_metrics(&d, a);

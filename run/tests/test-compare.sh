@@ -279,4 +279,27 @@ one_definition() { # the directions: one table (analysis.c), read by the others
 }
 check "each metric's direction is defined in one place (analysis.c), not in compare.c or report.c" one_definition
 
+
+# ---- the report's caveats in run/compare (wt-report; issue 37 item 9) ----
+# combinations of one folder booted on different kernels: run/compare warns,
+# naming the file and line, and still compares
+two_kernels() {
+	folder kernels-a -v seed=31
+	folder kernels-b -v seed=32
+	for k in kernels-a kernels-b; do
+		awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+			{ $c["kernel_sha256"] = $c["combo"] == "stock" ? "aaaa1111" : "bbbb2222"; print }' \
+			"$tmp/$k/runs.csv" >"$tmp/x" && mv "$tmp/x" "$tmp/$k/runs.csv"
+	done
+	"$compare" "$tmp/kernels-a" "$tmp/kernels-b" >"$tmp/kernels.out" 2>"$tmp/kernels.err"
+	rc=$?
+	[ $rc -eq 0 ] || { echo "exit $rc"; cat "$tmp/kernels.err"; return 1; }
+	for k in kernels-a kernels-b; do
+		grep -q "warning: $tmp/$k/runs.csv:[0-9]*: combo '[a-zA-Z_+-]*' ran kernel_sha256 .*a ratio between combinations of two builds" "$tmp/kernels.err" ||
+			{ echo "no warning for $k"; cat "$tmp/kernels.err"; return 1; }
+	done
+	"$compare" --help | grep -q '^booted different kernels (runs.csv kernel_sha256' || { echo "--help does not say so"; return 1; }
+}
+check "combinations of one folder on two kernels: run/compare warns with file:line for each folder and still compares; --help says so" two_kernels
+
 tap_end

@@ -1046,4 +1046,201 @@ report_layout() {
 }
 check "report: the paired-ratio chart first; primary metrics, then secondary metrics and provenance under their own heading; n and level once per table" report_layout
 
+# ---- drift, the one-line answer, the report's caveats (wt-report; issue 37) ----
+# A block of its own, so that merges with the cases above stay apart.
+
+drift_dir() { # drift_dir NAME awk-assignments...: a folder of gen-drift.awk runs and drift.matrix
+	dd=$tmp/$1; shift
+	mkdir -p "$dd"
+	cp "$fixtures/drift.matrix" "$dd/"
+	for v in "$@"; do set -- "$@" -v "$v"; shift; done
+	awk "$@" -f "$fixtures/gen-drift.awk" >"$dd/runs.csv"
+}
+drift_of() { "$top/build/pjt-stats" --drift "$1" >"$1/drift.txt" && cat "$1/drift.txt"; }
+# the slope line's "VALUE LO HI" (log per position)
+drift_slope() {
+	drift_of "$1" | sed -n 's/^  slope [^:]*: \([-+0-9.]*\) log per position ([^)]*) \[\([-+0-9.]*\), \([-+0-9.]*\)\].*/\1 \2 \3/p'
+}
+slope_covers() { # slope_covers DIR TRUE: the slope's interval holds TRUE
+	got=$(drift_slope "$1")
+	[ -n "$got" ] || { echo "no slope line"; cat "$1/drift.txt"; return 1; }
+	echo "$got" | awk -v want="$2" '{ if (!($2 <= want && want <= $3)) { print "slope " $0 " misses " want; exit 1 } }'
+}
+slope_excludes_zero() {
+	drift_slope "$1" | awk '{ if ($2 <= 0 && 0 <= $3) { print "slope " $0 " covers 0"; exit 1 } }'
+}
+drift_dir drift-planted seed=3 slope=-0.08
+drift_dir drift-none seed=4 slope=0
+drift_dir drift-apart seed=5 slope=-0.03 after_slope=-0.15
+planted_slope() { slope_covers "$tmp/drift-planted" -0.08 && slope_excludes_zero "$tmp/drift-planted"; }
+check "--drift: a planted slope of -0.08 log per position lies in the slope's interval, which excludes 0" planted_slope
+check "--drift: with no drift planted the slope's interval covers 0" slope_covers "$tmp/drift-none" 0
+halves_agree() { # halves_agree DIR agree|disagree
+	drift_of "$1" | grep -q "^    the halves $2: the interval of their ratio" || { cat "$1/drift.txt"; return 1; }
+}
+check "--drift: one drift for every combination: the declared comparison's halves agree" halves_agree "$tmp/drift-planted" agree
+check "--drift: rfc-after drifting faster than rfc-before: the halves disagree (first over second excludes 1)" halves_agree "$tmp/drift-apart" disagree
+# the pilot of 2026-12-06 (8 boots x 3 blocks after a resumed start, trimmed
+# to the contract's columns): the numbers the issue quotes
+pilot_drift() {
+	pd=$tmp/pilot-drift
+	mkdir -p "$pd"
+	cp "$fixtures/pilot-drift.csv" "$pd/runs.csv"
+	cp "$fixtures/drift.matrix" "$pd/"
+	drift_of "$pd" >/dev/null || return 1
+	grep -q '^    stock              197     144     150     125       -     114     111      84      69$' "$pd/drift.txt" || { echo "stock by position"; cat "$pd/drift.txt"; return 1; }
+	grep -q '^    rfc-after           92     114      89      84      68      45      65      52      39$' "$pd/drift.txt" || { echo "rfc-after by position"; return 1; }
+	grep -q '^    first half:  0.505 \[0.287, 0.591\] 99.22% over 8 boots' "$pd/drift.txt" || { echo "first half"; return 1; }
+	grep -q '^    7 blocks at the middle of their boot: in neither half$' "$pd/drift.txt" || { echo "middle blocks"; return 1; }
+}
+check "--drift on the pilot's runs: geometric means by position (stock 197 ... 69, a position with no stock run '-'), halves, the middle blocks counted" pilot_drift
+drift_zeros() { # runs with 0 pulls: counted, out of the logs, the slope still there
+	dz=$tmp/drift-zeros
+	mkdir -p "$dz"
+	cp "$fixtures/drift.matrix" "$dz/"
+	awk -F, -v OFS=, 'NR > 1 && $1 % 17 == 0 { $8 = 0 } { print }' "$tmp/drift-planted/runs.csv" >"$dz/runs.csv"
+	want=$(awk -F, 'NR > 1 && $1 % 17 == 0 { n++ } END { print n }' "$dz/runs.csv")
+	drift_of "$dz" | grep -q "runs with a 0 left out: $want of 96)" || { echo "want $want zero runs"; cat "$dz/drift.txt"; return 1; }
+	slope_covers "$dz" -0.08
+}
+check "--drift: runs with 0 pulls are counted and left out of the logs; the planted slope still lies in the interval" drift_zeros
+drift_one_boot() { # one boot of 8 blocks: no slope interval, halves from blocks, told by overlap
+	drift_dir drift-one seed=6 boots=1 blocks=8 slope=0
+	drift_of "$tmp/drift-one" | grep -q 'over 1 boot: no interval' || { echo "slope of one boot"; cat "$tmp/drift-one/drift.txt"; return 1; }
+	grep -q '^    first half:  .* over 4 blocks' "$tmp/drift-one/drift.txt" &&
+		grep -q 'their intervals overlap (no boot holds both halves)' "$tmp/drift-one/drift.txt" || { echo "halves by blocks"; return 1; }
+}
+check "--drift: one boot: no slope interval; the halves from its blocks, compared by overlap" drift_one_boot
+drift_usage() {
+	"$top/build/pjt-stats" --drift 2>/dev/null; [ $? = 2 ] || { echo "no folder: not exit 2"; return 1; }
+	"$top/build/pjt-stats" --drift "$tmp/nonexistent" 2>"$tmp/drift.err"; [ $? = 2 ] || { echo "missing runs.csv: not exit 2"; return 1; }
+	grep -q 'nonexistent/runs.csv' "$tmp/drift.err" || { cat "$tmp/drift.err"; return 1; }
+}
+check "--drift: no folder, or a folder without runs.csv: exit 2 naming the file" drift_usage
+drift_report() {
+	rd=$tmp/drift-report
+	cp -r "$tmp/drift-apart" "$rd"
+	"$top/build/pjt-stats" -q --report "$rd" || return 1
+	sed -n '/^### Drift: pulls by the run.s position in its boot$/,/^## /p' "$rd/report.md" >"$rd/drift.md"
+	grep -q '^- duty threads=8 duty=10 period=10ms, 2x2x1: pulls -[0-9.]*% a position (-0.0[0-9]* log per position \[' "$rd/drift.md" || { echo "slope bullet"; cat "$rd/drift.md"; return 1; }
+	grep -q '^- rfc-after against rfc-before: first half .*, second half .*; first over second .*: the halves disagree' "$rd/drift.md" || { echo "halves bullet"; return 1; }
+	grep -q '<h3>Drift: pulls by the run' "$rd/report.html" || { echo "html"; return 1; }
+}
+check "report: a Drift section with the slope and the halves' estimates, and the sentence that they disagree" drift_report
+
+# make run's last line (run/phase --answer) from the comparisons.csv that
+# run/stats writes, so a change of its format shows here
+answer_of() { # answer_of DIR [run/stats options]: the answer line of DIR's runs.csv
+	ad=$1; shift
+	"$top/build/pjt-stats" -q "$@" "$ad" && "$top/run/phase" --answer "$ad"
+}
+answer_pilot() {
+	ap=$tmp/answer-pilot
+	mkdir -p "$ap"
+	cp "$fixtures/pilot-drift.csv" "$ap/runs.csv"
+	cp "$fixtures/drift.matrix" "$ap/"
+	printf 'nproc: 2\nbusy-limit: 0.15\n' >"$ap/host.txt"
+	got=$(answer_of "$ap")
+	want='answer: rfc-after vs rfc-before, pulls 0.46x [0.35, 0.56] (8 boots, Holm p 0.031 *), 23 of 72 runs on a busy host (host_cpu_busy above 0.15)'
+	[ "$got" = "$want" ] || { echo "got  $got"; echo "want $want"; return 1; }
+	# host.txt's limit is the one counted against
+	printf 'busy-limit: 0.5\n' >"$ap/host.txt"
+	"$top/run/phase" --answer "$ap" | grep -q ', 0 of 72 runs on a busy host (host_cpu_busy above 0.5)$' || { echo "busy-limit 0.5"; return 1; }
+}
+check "run/phase --answer: the pilot's declared comparison, pulls with interval, boots, Holm p and star, and its busy runs" answer_pilot
+answer_zero() {
+	az=$tmp/answer-zero
+	mkdir -p "$az"
+	cp "$fixtures/rfc-zero-pulls.csv" "$az/runs.csv"
+	got=$(answer_of "$az" --declare rfc-after,rfc-before)
+	case $got in
+	'answer: rfc-after vs rfc-before, pulls 0 against 46 (8 boots, Holm p '*' *), host load not recorded') ;;
+	*) echo "got $got"; return 1 ;;
+	esac
+}
+check "run/phase --answer: a side 0 in every boot reads '0 against 46', not a ratio" answer_zero
+answer_unresolved() {
+	au=$tmp/answer-unresolved
+	mkdir -p "$au"
+	awk -v seed=2 -v reps=3 -v boots=4 -v extra=1 -f "$fixtures/gen-runs.awk" >"$au/runs.csv"
+	got=$(answer_of "$au" --declare rfc-after,rfc-before)
+	case $got in
+	'answer: rfc-after vs rfc-before on duty, pulls '*'x ['*', '*'] (4 boots, Holm p '*', not resolved), host load not recorded') ;;
+	*) echo "got $got"; return 1 ;;
+	esac
+}
+check "run/phase --answer: an unresolved comparison says so with its size, and names the workload when there are several" answer_unresolved
+answer_none() {
+	an=$tmp/answer-none
+	mkdir -p "$an"
+	awk -v seed=2 -v reps=3 -v workloads=1 -f "$fixtures/gen-runs.awk" >"$an/runs.csv"
+	[ "$(answer_of "$an")" = 'answer: no declared comparison (no compare line in the matrix), host load not recorded' ] || return 1
+	"$top/run/phase" --answer "$tmp/nonexistent" 2>/dev/null; [ $? = 2 ] || { echo "no comparisons.csv: not exit 2"; return 1; }
+}
+check "run/phase --answer: no declared comparison said; a folder without comparisons.csv exits 2" answer_none
+answer_in_make_run() { # after the phase summary, only when every phase passed
+	sed -n '/^run:/,/^$/p' "$top/Makefile" | grep -q 'run/phase --summary results/latest; \\$' &&
+		sed -n '/^run:/,/^$/p' "$top/Makefile" | grep -q '^	\[ \$\$status != 0 \] || run/phase --answer results/latest;' ||
+		{ echo "make run's recipe"; return 1; }
+}
+check "make run prints the answer line after the phase times, only when every phase passed" answer_in_make_run
+
+# the verdict line carries the busy runs (the pilot: 23 of 72 above 0.15)
+verdict_busy() {
+	vb=$tmp/verdict-busy
+	mkdir -p "$vb"
+	cp "$fixtures/pilot-drift.csv" "$vb/runs.csv"
+	cp "$fixtures/drift.matrix" "$vb/"
+	printf 'busy-limit: 0.15\n' >"$vb/host.txt"
+	"$top/build/pjt-stats" -q --report "$vb" || return 1
+	grep -q '^The matrix declares 1 comparison; .* 2 are resolved (\*), with 23 of 72 runs measured on a busy host\.$' "$vb/report.md" ||
+		{ grep '^The matrix declares' "$vb/report.md"; return 1; }
+}
+check "report: the verdict line says how many runs met a busy host (23 of 72 of the pilot)" verdict_busy
+# 4 blocks that all agree: intervals at 87.5% exclude 1 with p = 0.125;
+# the report must not call that "nothing beyond the noise"
+few_units_agree() {
+	fu=$tmp/few-units
+	mkdir -p "$fu"
+	awk -v seed=3 -v reps=4 -v workloads=1 -v effect=PJT_SHORT_TASKS+PJT_IDLEST:0.5 -f "$fixtures/gen-runs.awk" >"$fu/runs.csv"
+	"$top/build/pjt-stats" -q --report "$fu" || return 1
+	want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["primary"] == 1 && $c["p"] > 0.05 && ($c["ci_lo"] > 1 || $c["ci_hi"] < 1) { n++ } END { print n + 0 }' "$fu/effects.csv")
+	[ "$want" -gt 0 ] || { echo "the fixture has no such interval"; return 1; }
+	! grep -q 'nothing beyond the noise in' "$fu/report.md" || { echo "'nothing beyond the noise' beside intervals that exclude 1"; return 1; }
+	grep -q "^- Bits (factorial effects): no p at or below 0.05 in [0-9]* primary effects tested, but $want intervals exclude 1 at their own level below 95%" "$fu/report.md" ||
+		{ grep 'Bits (factorial' "$fu/report.md"; return 1; }
+}
+check "report: factorial intervals that exclude 1 with p above 0.05 (4 agreeing blocks) are counted, not 'nothing beyond the noise'" few_units_agree
+# one definition of the reference points: the report's How to read holds
+# run/matrix --help's, word for word
+reference_points_agree() {
+	"$top/run/matrix" --help | awk '/^Reference points/ { on = 1; next } on && /^$/ { exit }
+		on { if ($0 ~ /^  [a-z]/) { if (d != "") print d; d = $1 ":"; $1 = ""; d = d $0 } else { $1 = $1; d = d " " $0 } }
+		END { print d }' | sed 's/:  */: /' >"$tmp/refpoints"
+	[ "$(wc -l <"$tmp/refpoints")" -eq 5 ] || { echo "run/matrix --help: want 5 reference points"; cat "$tmp/refpoints"; return 1; }
+	line=$(grep '^Reference points are found by their feature sets' "$tmp/verdict-busy/report.md")
+	while IFS= read -r def; do
+		case $line in *"$def"*) ;; *) echo "not in the report: $def"; return 1 ;; esac
+	done <"$tmp/refpoints"
+}
+check "report: How to read defines stock, legacy-6.1, rfc-before, rfc-pelt, rfc-after exactly as run/matrix --help" reference_points_agree
+# the RFC's own result in the ratio chart: rfc-after 0 pulls in every boot
+zero_in_chart() {
+	zc=$tmp/zero-chart
+	mkdir -p "$zc"
+	cp "$fixtures/rfc-zero-pulls.csv" "$zc/runs.csv"
+	printf 'compare rfc-after rfc-before\n' >"$zc/zero.matrix"
+	"$top/run/report" "$zc" 2>/dev/null || return 1
+	spec=$zc/plots-data/s1/s1-ratios.gp
+	grep -qx 'pzfile\[1\] = "plots-data/s1/ratios-lb_pulls_total-zero.dat"' "$spec" || { echo "no zero rows for pulls"; return 1; }
+	grep -q "^py2tics\\[1\\] = \"set y2tics ('0 against 46, Holm p=[0-9.]* \\*' 0, " "$spec" || { echo "label"; grep py2tics "$spec"; return 1; }
+	grep -q '^chart_subtitle = ".*diamond at an edge: a side 0 in every unit' "$spec" || { echo "subtitle"; return 1; }
+	# the declared row (0) at the left edge: to 0
+	awk -v lo="$(sed -n 's/^pxmin\[1\] = //p' "$spec")" '!/^#/ && $1 == 0 { found = 1; if (!($2 > lo && $2 < lo * 1.2 && $4 == 1)) bad = 1 }
+		END { exit !(found && !bad) }' "$zc/plots-data/s1/ratios-lb_pulls_total-zero.dat" || { echo "row 0 not at the left edge"; return 1; }
+	[ -s "$zc/charts/s1-ratios.png" ] && [ ! -e "$zc/charts/s1-ratios.log" ] || { echo "gnuplot"; cat "$zc/charts/s1-ratios.log"; return 1; }
+}
+check "ratio chart: '0 against 46' is a row (a diamond at the left edge, its test on the right), not dropped; gnuplot draws it without a word" zero_in_chart
+
 tap_end
