@@ -347,12 +347,26 @@ static void notes_para(struct doc *d, const struct notes *nl)
 	}
 }
 
+/* "Holm p=0.0312" (a primary endpoint), "fixed-sequence p=0.0078" (a
+ * secondary of a declared comparison) or "p=0.0078" (marginal) */
+static char *test_text(const struct comparison *c)
+{
+	return c->secondary ? xasprintf("fixed-sequence p=%.3g", c->q)
+		: c->confirmatory ? xasprintf("Holm p=%.3g", c->q) : xasprintf("p=%.3g", c->p);
+}
+
 /* ", Holm p=0.0312" or ", p=0.0078" after zero_side_text's "0 against 46";
  * "" when both are 0 (no test) */
 static char *zero_side_test(const struct comparison *c)
 {
-	return c->zero_side == ZERO_BOTH ? xstrdup("")
-		: c->confirmatory ? xasprintf(", Holm p=%.3g", c->q) : xasprintf(", p=%.3g", c->p);
+	char *test, *text;
+
+	if (c->zero_side == ZERO_BOTH)
+		return xstrdup("");
+	test = test_text(c);
+	text = xasprintf(", %s", test);
+	free(test);
+	return text;
 }
 
 /* "0.400 [0.350, 0.450], Holm p=0.004 *": a comparison in a table whose
@@ -391,8 +405,7 @@ static char *comparison_cell(const struct comparison *c, int is_ratio, const str
 	} else {
 		char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 		char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
-		char *test = isnan(c->p) ? xstrdup(", no test") : c->confirmatory ? xasprintf(", Holm p=%.3g", c->q)
-			: xasprintf(", p=%.3g", c->p);
+		char *test = isnan(c->p) ? xstrdup(", no test") : zero_side_test(c);
 
 		cell = xasprintf("%s [%s, %s]%s%s%s%s", v, lo, hi, test, c->sig ? " *" : "", own, mark);
 		free(lo);
@@ -774,8 +787,8 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 
 	heading(d, 3, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
-	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference), and the estimate is exp of the median of these paired log ratios, with the order-statistic interval of the same rule over the blocks. When the pairs come from two or more boots, each boot's median log ratio is one unit instead, so the interval includes boot-to-boot variance (and is at the level of the number of boots: 75% with 3). The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction A:B: the ratio of ratios, A's ratio with B over A's ratio without B, 1 = none). A count is never shifted to log(x+1): with several boots a boot's unit is the ratio of its summed counts; a unit 0 on one side is a ratio of 0 or unbounded, counted by its sign; a side 0 in every unit has no ratio and reads \"0 against 46\" (each side's median per run) with the sign test of the counts, or \"both 0\". A 0 in another metric drops that block; the note says which. Factorial effects drop a block with a 0.");
-	para(d, "Tests: the exact sign test of the units (the count of units above and below 1), the test the order-statistic interval inverts: an interval at level L excludes 1 exactly when p <= 1 - L, so the interval and p never disagree. Primary metrics are lb_pulls_total, migrations, records_per_s, ops_per_s and wakeup_p99_us. The confirmatory family is the matrix's declared comparisons (compare lines) x the primary metrics each workload measured x topologies x workloads, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's). Every other comparison (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest sign-test p is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints that check per declared comparison.");
+	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference). When the pairs come from two or more boots, each boot's median log ratio is one unit (a count's unit: the ratio of the boot's summed counts), so the interval includes boot-to-boot variance; with one boot the blocks are the units. A declared comparison's estimate is the Hodges-Lehmann estimate of its units (exp of the median of the Walsh averages, the pairwise means of the units' log ratios) with the distribution-free interval of the same averages; every other ratio is exp of the median unit with the order-statistic interval. The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction A:B: the ratio of ratios, A's ratio with B over A's ratio without B, 1 = none). A count is never shifted to log(x+1): a unit 0 on one side is a ratio of 0 or unbounded, counted by its sign; a side 0 in every unit has no ratio and reads \"0 against 46\" (each side's median per run) with the sign test of the counts, or \"both 0\". A 0 in another metric drops that block; the note says which. Factorial effects drop a block with a 0.");
+	para(d, "Tests: a declared comparison, the exact Wilcoxon signed-rank test of its units (midranks for ties, Pratt's rule for zeros), the test its Walsh-average interval inverts; chosen over the sign test and the paired t by measurement on real boots (run/stats --procedures: the sign test held 0.8% at a nominal 5% and lost power; the t test exceeded its size on resampled boots). Every other comparison, and a declared one with a unit at ratio 0 or unbounded: the exact sign test, which its order-statistic interval inverts. Either way an interval at level L excludes 1 exactly when p <= 1 - L. The confirmatory family is one primary endpoint, pulls, per declared comparison (compare lines) x topology x workload, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's); the other primary metrics (migrations, records_per_s, ops_per_s, wakeup_p99_us) are that comparison's secondaries, tested at its primary's level one after the other in that order, stopping at the first unresolved, which keeps the familywise error. Everything else (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest p either exact test gives is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints the design's power for a 30% change.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 	/* run/matrix --help's definitions, word for word (test-stats.sh holds them equal) */
@@ -1131,7 +1144,7 @@ static char *compact_cell(const struct comparison *c, int is_ratio, const struct
 	char *lo = is_ratio ? ratio_number(c->lo) : human(c->lo);
 	char *hi = is_ratio ? ratio_number(c->hi) : human(c->hi);
 	char *level = format_level(c->level);
-	char *test = c->confirmatory ? xasprintf("Holm p=%.3g", c->q) : xasprintf("p=%.3g", c->p);
+	char *test = test_text(c);
 	char *own = c->n_units == u->n ? xstrdup("")
 		: isnan(c->level) ? xasprintf(" over %d %s%s", c->n_units, c->unit, c->n_units == 1 ? "" : "s")
 		: xasprintf(" %s over %d %ss", level, c->n_units, c->unit);
@@ -1308,7 +1321,7 @@ static char *nothing_resolved_reason(const struct analysis *a, const struct stud
 	if (!units)
 		return xstrdup("no declared comparison could be tested here (a side is missing, no block holds both, or its pairs come from one boot of several)");
 	if (sign_test_min_p(units) > need)
-		return xasprintf("this design cannot resolve anything: with %d %ss as the units the smallest p the exact sign test can give is 2/2^%d = %.3g, and Holm over the family of %d needs %.3g",
+		return xasprintf("this design cannot resolve anything: with %d %ss as the units the smallest p the exact tests (signed-rank and sign) can give is 2/2^%d = %.3g, and Holm over the family of %d needs %.3g",
 				 units, unit, units, sign_test_min_p(units), a->family, need);
 	return xasprintf("over %d %ss the smallest Holm-adjusted p is %.3g (p = %.3g) in the family of %d: none is resolved at Holm's 5%% with this number of %ss",
 			 units, unit, best_q, best_p, a->family, unit);
@@ -1499,7 +1512,7 @@ static void declared_summary(struct doc *d, const struct analysis *a, const char
 				if (a->primary[m] && a->studies[s].measured[m] && !isnan(a->studies[s].decl[k][m].p))
 					note_units(&u, &a->studies[s].decl[k][m]);
 	ut = units_text(&u);
-	text = xasprintf("Each declared comparison's paired ratio %s (unless it says otherwise), with its Holm-adjusted p:", ut);
+	text = xasprintf("Each declared comparison's ratio %s (unless it says otherwise): pulls, its primary endpoint, with the Holm-adjusted p; the other primary metrics, its secondaries, with their fixed-sequence p:", ut);
 	para(d, text);
 	free(text);
 	free(ut);
@@ -1685,9 +1698,10 @@ static void summary_section(struct doc *d, const struct analysis *a)
 		char *busy_text = measured ? xasprintf(", with %d of %d runs measured on a busy host", busy, measured)
 			: xstrdup("");
 
-		text = xasprintf("The matrix declares %d comparison%s; with the primary metrics (pulls, migrations, throughput, wake-up p99) each workload measured, on every topology, they are one family of %d tests, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it). %d %s resolved (*)%s.",
-				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->n_sig,
-				 a->n_sig == 1 ? "is" : "are", busy_text);
+		text = xasprintf("The matrix declares %d comparison%s; its primary endpoint, pulls, in each workload and topology makes one family of %d test%s, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it), and the other primary metrics (migrations, throughput, wake-up p99) are secondaries, each tested at its primary's level after it in a fixed sequence that stops at the first unresolved. %d primary %s resolved (*), and %d secondar%s%s.",
+				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->family == 1 ? "" : "s",
+				 a->n_sig, a->n_sig == 1 ? "is" : "are", a->n_sig_secondary,
+				 a->n_sig_secondary == 1 ? "y" : "ies", busy_text);
 		free(busy_text);
 		para(d, text);
 		free(text);
