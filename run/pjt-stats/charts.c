@@ -702,7 +702,7 @@ static int count_mains(const struct study *st, int m)
 	return n;
 }
 
-/* "over 12 boots, 96.14% intervals": the units of a set of comparisons,
+/* "over 12 boots with 96.14% intervals": the units of a set of comparisons,
  * once (the most units; rows with fewer say so themselves). */
 static char *units_text(int units, const char *unit, double level)
 {
@@ -710,7 +710,7 @@ static char *units_text(int units, const char *unit, double level)
 
 	text = !units ? xstrdup("no units")
 		: isnan(level) ? xasprintf("over %d %s%s, no interval", units, unit, units == 1 ? "" : "s")
-		: xasprintf("median over %d %ss with its %s interval", units, unit, l);
+		: xasprintf("over %d %ss with %s intervals", units, unit, l);
 	free(l);
 	return text;
 }
@@ -822,7 +822,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	}
 	{
 		char *u = units_text(most, unit, level);
-		char *sub = xasprintf("each bit's main effect (ratio, log axis, 1 = no effect), %s; its p marginal, not adjusted", u);
+		char *sub = xasprintf("each bit's main effect (median ratio, log axis, 1 = no effect), %s; its p marginal, not adjusted", u);
 
 		fputs("chart_subtitle = ", f);
 		gp_string(f, sub);
@@ -1298,7 +1298,7 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 	{
 		char *u = units_text(most, unit, level);
 		char *sub = xasprintf("each comparison's paired ratio (log axis, 1 = no change): %s\n"
-				      "filled: declared, Holm-adjusted p (* = resolved at 5%%); open: marginal p, not adjusted%s", u,
+				      "filled: declared (Hodges-Lehmann; Holm-adjusted p, or a secondary's fixed-sequence p; * = resolved at 5%%); open: median, marginal p, not adjusted%s", u,
 				      any_zero ? "\ndiamond at an edge: a side 0 in every unit, no ratio (left edge: to 0, right edge: from 0)" : "");
 
 		fputs("chart_subtitle = ", f);
@@ -1326,7 +1326,7 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 	const char *tput = throughput_metric(a, st);
 	int eff = 0, ms[4], np = ratio_metrics(a, st, ms), rows = 0, zero, drawn;
 	static const char *const captions[CHART_KINDS] = {
-		"Paired ratios of the primary metrics, the numbers the stars come from: each comparison's ratio (exp of the median paired log ratio over its units, boots when several) with its order-statistic interval; a declared comparison's Holm-adjusted p (* = resolved), any other's marginal p, not adjusted. The units and the interval's level are in the chart's title",
+		"Paired ratios of the primary metrics, the numbers the stars come from: each comparison's ratio over its units (boots when several) with its interval: a declared comparison's Hodges-Lehmann estimate, Walsh-average interval and Holm-adjusted or fixed-sequence p (* = resolved), any other's median, order-statistic interval and marginal p, not adjusted. The units and the interval's level are in the chart's title",
 		"Load-balance pulls (lb_gained, summed over CPUs and domains) per second of each run, by idle type: the median and the order-statistic interval of the median; n and the level in the chart's title. These intervals treat the runs as units, so boot-to-boot variance is only in the paired ratios",
 		"Task migrations of the workload's threads per second of each run: median and order-statistic interval (runs as units; boot-to-boot variance is in the paired ratios only)",
 		"Throughput per run: median and order-statistic interval on an axis fitted to the data (it does not start at 0; the paired ratios above give the change as a ratio)",

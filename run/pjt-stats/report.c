@@ -422,8 +422,8 @@ static char *star_legend(const struct analysis *a)
 {
 	if (!a->ndeclared)
 		return xstrdup("No comparison is starred: the matrix declares none (compare lines), so every p and interval here is marginal, not adjusted.");
-	return xasprintf("* = resolved after Holm's adjustment at 5%% over the declared family of %d tests (the matrix's compare lines x primary metrics x topologies x workloads; %d resolved). Every other p and interval is marginal, not adjusted, and never starred.",
-			 a->family, a->n_sig);
+	return xasprintf("* = resolved: a primary endpoint (pulls) after Holm's adjustment at 5%% over the declared family of %d test%s (the matrix's compare lines x topologies x workloads; %d resolved), or a secondary in its fixed sequence after it (%d resolved). Every other p and interval is marginal, not adjusted, and never starred.",
+			 a->family, a->family == 1 ? "" : "s", a->n_sig, a->n_sig_secondary);
 }
 
 static void include_file(struct doc *d, const char *label, const char *name);
@@ -665,11 +665,11 @@ static char *var_text(double v)
 static void variance_section(struct doc *d, const struct analysis *a)
 {
 	char *headers[] = { "metric", "between-boot variance (log ratio)", "within-boot variance (log ratio)",
-			    "design run", "smallest change resolved (95% half-width)", "target half-width",
+			    "design run", "power for a 30% change (expected half-width)", "target half-width",
 			    "boots x runs per boot to reach it (matrix time)" };
 
 	heading(d, 2, "Where the variance is, and what to run");
-	para(d, "Kalibera and Jones (ISMM 2013), two levels: boots, and the runs of a cell within a boot, on log values paired as the ratios are (each block's log ratio of a cell to the reference named below, so what the pairing cancels is not counted). The between-boot component is what more runs in one boot cannot remove; the within-boot one is what they can. The smallest change resolved is the half-width of a paired ratio's 95% interval with this design's boots (no credit for what pairing cancels: conservative); the last column is the cheapest boots x runs per boot that reach the target, a boot costing about 7 s and a run its duration plus the settle. run/plan-design DIR --half-width METRIC=PCT writes a matrix for other targets.");
+	para(d, "Kalibera and Jones (ISMM 2013), two levels: boots, and the runs of a cell within a boot, on log values paired as the ratios are (each block's log ratio of a cell to the reference named below, so what the pairing cancels is not counted). The between-boot component is what more runs in one boot cannot remove; the within-boot one is what they can. The power is the probability that this design's boots and blocks resolve a true 30% change with the confirmatory test at Holm's first threshold for this matrix's family, simulated from these two variances (normal units; run/stats --power gives the heavy-tailed figure too), beside the half-width of the interval it would print; the last column is the cheapest boots x runs per boot that reach the target, a boot costing about 7 s and a run its duration plus the settle. run/plan-design DIR --half-width METRIC=PCT writes a matrix for other targets.");
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 		char *title = xasprintf("%s, topology %s", st->workload, st->topology);
@@ -699,7 +699,16 @@ static void variance_section(struct doc *d, const struct analysis *a)
 			cells[1] = var_text(v.between);
 			cells[2] = v.within_estimable ? var_text(v.within) : xstrdup("- (one run per boot: counted between)");
 			cells[3] = xasprintf("%d boots x %d", v.n1, v.n2);
-			cells[4] = isnan(v.half_width) ? xstrdup("-") : xasprintf("%.1f%%", v.half_width * 100);
+			if (isnan(v.between)) {
+				cells[4] = xstrdup("-");
+			} else {
+				struct design_power dp;
+
+				design_power(&dp, v.n1, v.n2, a->family, 0.3, v.between,
+					     v.within_estimable ? v.within : 0);
+				cells[4] = isnan(dp.half_width) ? xasprintf("%.2f", dp.power)
+					: xasprintf("%.2f (+-%.0f%%)", dp.power, (exp(dp.half_width) - 1) * 100);
+			}
 			cells[5] = xasprintf("%g%%", v.target * 100);
 			cells[6] = !v.need_boots ? xstrdup("-")
 				: v.need_boots > 200 ? xstrdup("more than 200 boots")

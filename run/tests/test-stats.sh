@@ -345,7 +345,7 @@ ratio_chart_ok() {
 	grep -q "^pytics\\[1\\] = \"set ytics ('rfc-after / rfc-before' 0, 'rfc-before / stock' 1, " "$spec" || { echo "row names"; return 1; }
 	# its Holm p on the right, the others' marginal p; units and level once, in the subtitle
 	grep -q "^py2tics\\[1\\] = \"set y2tics ('Holm p=0.062' 0, 'p=0.031' 1, " "$spec" || { echo "tests"; return 1; }
-	grep -q '^chart_subtitle = ".*median over 6 blocks with its 96.88% interval' "$spec" || { echo "subtitle"; return 1; }
+	grep -q '^chart_subtitle = ".*over 6 blocks with 96.88% intervals' "$spec" || { echo "subtitle"; return 1; }
 	! grep -q 'over 6 blocks' "$res/plots-data/s1/ratios-lb_pulls_total.dat" || { echo "units in the rows"; return 1; }
 	# a log axis fitted to the data, with 1 inside and a line at 1
 	grep -q "^pxtics\\[1\\] = \"set xtics (.*'1' 1[,)]" "$spec" && grep -q 'set logscale x' "$top/plots/ratios.gp" &&
@@ -366,7 +366,7 @@ check "the report embeds the charts and records what is missing" \
 check "the RFC section states our paired ratio, its level and the RFC's in checkable words" \
 	grep -q "The RFC's change: rfc-after had 66.7% fewer pulls than rfc-before (paired ratio 0.333, 96.88% interval 0.[0-9]*..0.[0-9]* over 6 blocks; declared: Holm-adjusted p = 0.0625: not resolved in the family). The RFC's ratio, 0.000, is outside our interval." "$res/report.md"
 check "the report names the adjustment next to the stars, with the family size" \
-	grep -q "\\* = resolved after Holm's adjustment at 5% over the declared family of 2 tests" "$res/report.md"
+	grep -q "\\* = resolved: a primary endpoint (pulls) after Holm's adjustment at 5% over the declared family of 2 tests" "$res/report.md"
 check "the report says rfc-pelt is absent, so no decomposition" \
 	grep -q 'rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix' "$res/report.md"
 check "runs.csv is left untouched" sh -c "[ \"\$(cksum <'$res/runs.csv')\" = '$sum_before' ]"
@@ -603,10 +603,10 @@ awk -F, -v OFS=, 'NR == 1 { print $0 ",boot"; next } ($3 == "stock" || $3 == "rf
 	"$fixtures/small-sets.csv" >"$tmp/kj/runs.csv"
 printf 'name kj\nsmp 4\nduration 2s\nsettle 1s\nreps 6\nboots 3\ncombo stock\ncompare rfc-after stock\nworkload duty threads=8\n' >"$tmp/kj/kj.matrix"
 "$top/run/report" "$tmp/kj" >/dev/null 2>&1
-check "report: per workload the between-boot (0.15) and within-boot (0.02) variance of the paired log ratios, the design run and what reaches 3%" \
+check "report: per workload the between-boot (0.15) and within-boot (0.02) variance of the paired log ratios, the design run, its power for 30% with the half-width, and what reaches 3%" \
 	sh -c "sed -n '/^## Where the variance is/,/^## Secondary metrics/p' '$tmp/kj/report.md' >'$tmp/kj.sec' &&
 	       grep -q '^Paired to stock\.' '$tmp/kj.sec' &&
-	       grep -Eq '^\| records_per_s \| 0\.15 \| 0\.02 \| 3 boots x 2 \| [0-9.]+% \| 3% \| (more than 200 boots|[0-9]+ x [0-9]+ \([0-9]+ min\)) \|$' '$tmp/kj.sec'"
+	       grep -Eq '^\| records_per_s \| 0\.15 \| 0\.02 \| 3 boots x 2 \| [01]\.[0-9]{2} \(\+-[0-9]+%\) \| 3% \| (more than 200 boots|[0-9]+ x [0-9]+ \([0-9]+ min\)) \|$' '$tmp/kj.sec'"
 check "run/plan-design PILOT --half-width records_per_s=30%: the table, and the pilot's matrix with boots and reps set" \
 	sh -c "mkdir -p '$tmp/kj/out' && '$top/run/plan-design' '$tmp/kj' --half-width=records_per_s=30% --out '$tmp/kj/out/plan.matrix.txt' >'$tmp/kj-plan.out' 2>&1 &&
 	       grep -Eq '^records_per_s +duty threads=8 duty=10 +0.15 +0.02 ' '$tmp/kj-plan.out' &&
