@@ -1403,51 +1403,6 @@ static void check_compares(void)
 		}
 }
 
-/* The primary metrics a workload measures (analysis.c's list): pjtload's
- * modes pulls, migrations, wake-up p99 and a throughput; hackbench and
- * perf bench pulls and ops/s; cyclictest pulls and wake-up p99; rt-app
- * pulls, its rate and, when its wu_lat values are latencies, wake-up
- * p99: counted, so that the power check sizes the family the report may
- * adjust over, never a smaller one. Sizes the declared family before a
- * run. */
-static int workload_primaries(const struct workload *w)
-{
-	if (!strcmp(w->kind, "crash"))
-		return 0;
-	if (w->mode >= 0)
-		return 4;
-	if (!strcmp(w->kind, "rt-app"))
-		return 3;
-	return 2;
-}
-
-/* Power before running: per declared comparison, its units (boots, or the
- * blocks of one boot), the smallest p the exact sign test can give, 2/2^n,
- * and Holm's first threshold over the family, 0.05/F: when the smallest p
- * is above it, nothing in the family can be resolved.
- *   power A B UNITS UNIT MIN_P FAMILY NEEDED 0|1 */
-static void print_power(void)
-{
-	int per = 0, family;
-	long units = m.boots >= 2 ? m.boots : m.reps;
-	double min_p = 2;
-
-	for (long i = 0; i < units && min_p > 1e-300; i++)
-		min_p /= 2; /* 2/2^n, without libm */
-
-	for (int i = 0; i < m.nr_workloads; i++)
-		per += workload_primaries(&m.workloads[i]);
-	family = m.nr_compares * per * m.nr_topologies;
-	printf("family\t%d\n", family);
-	for (int i = 0; i < m.nr_compares; i++) {
-		double need = 0.05 / (family ? family : 1);
-
-		printf("power\t%s\t%s\t%ld\t%s\t%.3g\t%d\t%.3g\t%d\n", m.compares[i].a, m.compares[i].b,
-		       units, m.boots >= 2 ? "boots" : "blocks", min_p > 1 ? 1 : min_p, family, need,
-		       min_p <= need);
-	}
-}
-
 struct directive {
 	const char *name;
 	void (*parse)(int line, int argc, char **argv);
@@ -1858,7 +1813,6 @@ static void print_plan(void)
 	}
 	for (int i = 0; i < m.nr_compares; i++)
 		printf("compare\t%s\t%s\n", m.compares[i].a, m.compares[i].b);
-	print_power();
 	for (int i = 0; i < m.nr_workloads; i++) {
 		const struct workload *w = &m.workloads[i];
 		const char *base = strrchr(w->file, '/');
@@ -1938,8 +1892,7 @@ static void usage(const struct opt_parser *p)
 	      "  trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
 	      "  combo NAME FEATURES | replicate NAME COMBO (after its combo record)\n"
-	      "  compare COMBO REFERENCE | family N\n"
-	      "  power COMBO REFERENCE UNITS boots|blocks MIN_P FAMILY HOLM_NEEDS 0|1\n"
+	      "  compare COMBO REFERENCE (run/stats --power --plan sizes its family)\n"
 	      "  workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
 	      "(BOOT: which of the topology's N boots holds the run's repetition block.)\n"

@@ -883,15 +883,22 @@ int primary_endpoint(const struct analysis *a, const struct study *st)
  * design's, not the data's. Everything else (the ratio columns to the
  * reference points, the factorial effects, the metrics that are not
  * primary) is marginal: its own p, no adjustment, never starred. */
+int declared_family(int ndeclared, int nstudies)
+{
+	return ndeclared * nstudies;
+}
+
 static void adjust_family(struct analysis *a)
 {
 	struct comparison ***chain = NULL; /* [nchains][len]: primary first */
-	int *len = NULL, *head = NULL, nchains = 0, open, total = 0;
+	int *len = NULL, *head = NULL, nchains = 0, open, total = 0, measured = 0;
 	double running = 0;
 
 	for (int s = 0; s < a->nstudies; s++) {
 		struct study *st = &a->studies[s];
 		int pe = primary_endpoint(a, st);
+
+		measured += pe >= 0;
 
 		for (int d = 0; pe >= 0 && d < a->ndeclared; d++) {
 			if (!st->decl[d])
@@ -912,8 +919,10 @@ static void adjust_family(struct analysis *a)
 			nchains++;
 		}
 	}
+	/* Holm's multiplier is the family's definition (one chain per member) */
+	a->family = declared_family(a->ndeclared, measured);
 	head = xcalloc(nchains + 1, sizeof(int));
-	for (open = nchains; total--;) {
+	for (open = a->family; total--;) {
 		int best = -1;
 		double pb = 2;
 
@@ -937,7 +946,6 @@ static void adjust_family(struct analysis *a)
 			a->n_sig += chain[best][head[best]]->sig;
 		open -= ++head[best] == len[best];
 	}
-	a->family = nchains;
 	for (int c = 0; c < nchains; c++) {
 		a->secondaries += len[c] - 1;
 		free(chain[c]);

@@ -267,6 +267,11 @@ int is_primary_metric(const char *name);
 /* The study's primary endpoint (the first primary metric it measured in
  * column order), -1 when none. */
 int primary_endpoint(const struct analysis *a, const struct study *st);
+/* Holm's declared family, its one definition: one primary endpoint per
+ * declared comparison in each study (topology x workload) that measured
+ * one. The report sizes its family by it, run/stats --power --plan a
+ * design's before it runs. */
+int declared_family(int ndeclared, int nstudies);
 /* The sorted units (log ratios, one per boot) of declared comparison d on
  * metric m into out (st->nblocks + 1 wide); their count, 0 when it has no
  * finite ratio units (a side 0 in every unit, or a unit at 0 or unbounded). */

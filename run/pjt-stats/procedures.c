@@ -345,27 +345,84 @@ static void power_help(const struct opt_parser *p)
 	(void)p;
 	puts("usage: run/stats --power --boots N --blocks K [--family F] [--effect PCT] [--pilot DIR]\n"
 	     "                         [--what TEXT]\n"
+	     "       run/stats --power --plan PLAN [--effect PCT] [--pilot DIR]\n"
 	     "The probability that N boots x K blocks per boot resolve a change of PCT (default\n"
 	     "30%: a ratio of 0.7) in the declared comparison's primary endpoint at Holm's first\n"
 	     "threshold 0.05 / F (F default 1), with the confirmatory test, simulated from the\n"
 	     "unit variance T1 + S2 / K (N = 1: the K blocks of one boot are the units, variance\n"
 	     "S2): DIR's two levels (run/plan-design), or without --pilot\n"
 	     "the shipped default; and the expected half-width of the interval it prints. TEXT\n"
-	     "starts the line (default \"power\"). run/matrix --dry-run prints this line.\n"
+	     "starts the line (default \"power\").\n"
+	     "--plan PLAN (build/matrix-plan's output): one line per compare record, \"compare A B:\n"
+	     "...\", N, K and F from the plan: N its boots (1 when it has one boot, whose reps are\n"
+	     "the units), K its reps / boots, F the declared family the report of the run will\n"
+	     "use (analysis.c's declared_family: compare lines x topologies x workloads that\n"
+	     "measure pulls; a crash workload measures nothing); \"no compare line: ...\" when the\n"
+	     "plan declares nothing. run/matrix --dry-run prints these lines.\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
-/* pjt-stats --power: run/matrix --dry-run's power line. */
+/* The design a plan describes: its declared comparisons, their units and
+ * blocks, and the family its report will adjust over. */
+struct plan_design {
+	int ncompares, boots, blocks, family;
+	char **compares; /* "A B" */
+};
+
+static void read_plan_design(const char *path, struct plan_design *pd)
+{
+	char *text = read_whole_file(path, NULL);
+	long boots = 1, reps = 0;
+	int topologies = 0, workloads = 0, line = 0;
+
+	if (!text)
+		die_input("%s: cannot read the plan", path);
+	memset(pd, 0, sizeof(*pd));
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *ws, *kind = strtok_r(l, "\t", &ws), *a = strtok_r(NULL, "\t", &ws);
+		char *b = strtok_r(NULL, "\t", &ws);
+
+		line++;
+		if (!kind)
+			continue;
+		if (!strcmp(kind, "topology"))
+			topologies++;
+		/* "workload crash" (tests) panics the guest: crashed rows, no study */
+		else if (!strcmp(kind, "workload") && a && strncmp(a, "crash", 5))
+			workloads++;
+		else if (!strcmp(kind, "boots") && a)
+			boots = strtol(a, NULL, 10);
+		else if (!strcmp(kind, "reps") && a)
+			reps = strtol(a, NULL, 10);
+		else if (!strcmp(kind, "compare")) {
+			if (!a || !b)
+				die_input("%s:%d: a compare record wants two names", path, line);
+			pd->compares = xrealloc(pd->compares, (pd->ncompares + 1) * sizeof(char *));
+			pd->compares[pd->ncompares++] = xasprintf("%s %s", a, b);
+		}
+	}
+	free(text);
+	if (reps < 1 || boots < 1)
+		die_input("%s: no reps or boots record: not a plan of build/matrix-plan", path);
+	/* one boot: its blocks are the units (analysis.c) */
+	pd->boots = boots < 2 ? 1 : (int)boots;
+	pd->blocks = boots < 2 ? (int)reps : (int)(reps / boots > 0 ? reps / boots : 1);
+	pd->family = declared_family(pd->ncompares, topologies * workloads);
+}
+
+/* pjt-stats --power: run/matrix --dry-run's power lines. */
 int power_main(int argc, char **argv)
 {
 	struct opt_parser opt;
 	int boots = 0, blocks = 0, family = 1;
 	double effect = 0.3, t1 = DEFAULT_T1, s2 = DEFAULT_S2;
-	const char *pilot = NULL, *what = "power";
+	const char *pilot = NULL, *what = "power", *plan = NULL;
 	char *source = DEFAULT_VARIANCE_SOURCE;
 	struct design_power dp;
+	struct plan_design pd;
 
-	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what=", power_help, argc, argv);
+	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= plan=", power_help, argc,
+		 argv);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "boots"))
 			boots = (int)number_option(&opt, 1, 1000);
@@ -379,13 +436,30 @@ int power_main(int argc, char **argv)
 			pilot = opt.value;
 		else if (opt_is(&opt, "what"))
 			what = opt.value;
+		else if (opt_is(&opt, "plan"))
+			plan = opt.value;
 	}
-	if (opt.noperands || !boots || !blocks)
-		opt_error(opt.tool, "wants --boots N and --blocks K, and no operand");
+	if (opt.noperands || (plan ? boots || blocks || family != 1 : !boots || !blocks))
+		opt_error(opt.tool, "wants --boots N and --blocks K, or --plan PLAN (without them), and no operand");
 	if (pilot && !pilot_variance(analyse_folder(pilot), pilot, &t1, &s2, &source))
 		die_input("run/stats --power: %s: no declared comparison with a two-level variance on its primary endpoint (a compare line, two boots)",
 			  pilot);
-	design_power(&dp, boots, blocks, family, effect, t1, s2);
-	print_design_power(stdout, what, &dp, t1, s2, source);
+	if (!plan) {
+		design_power(&dp, boots, blocks, family, effect, t1, s2);
+		print_design_power(stdout, what, &dp, t1, s2, source);
+		return 0;
+	}
+	read_plan_design(plan, &pd);
+	if (!pd.ncompares)
+		puts("no compare line: no declared question, every comparison of the report will be exploratory (marginal, not adjusted)");
+	for (int i = 0; i < pd.ncompares; i++) {
+		char *line = xasprintf("compare %s", pd.compares[i]);
+
+		design_power(&dp, pd.boots, pd.blocks, pd.family, effect, t1, s2);
+		print_design_power(stdout, line, &dp, t1, s2, source);
+		free(line);
+		free(pd.compares[i]);
+	}
+	free(pd.compares);
 	return 0;
 }

@@ -490,6 +490,19 @@ if [ -x "$matrix" ]; then
 		sh -c "printf 'settle 0\\nreps 1\\ncombo stock\\ncombo a PJT_BUSIEST\\ncompare a stock\\nworkload rt-app %s\\n' '$fixtures/a/x.json' >'$tmp/weak.matrix' &&
 		       PJT_MATRIX_BOOT='$fixtures/fake-boot' FAKE_GUEST='$tmp/guest' '$matrix' --no-report --kernel '$tmp/bzImage' --initrd '$tmp/image' --out '$tmp/weak' '$tmp/weak.matrix' >/dev/null 2>'$tmp/weak.err';
 		       grep -q '^run/matrix: warning: compare a stock: a 30% change (ratio 0.7) with 1 boot of 1 block .*: power 0\\.00 ' '$tmp/weak.err'"
+	# The family --dry-run sizes its power by is the one the run's report
+	# adjusts over: one definition (analysis.c's declared_family), 2 compare
+	# lines x 2 topologies x 2 workloads = 8.
+	printf 'settle 0\nreps 2\nsmp 2\nsmp 4\ncombo stock\ncombo a PJT_BUSIEST\ncombo b PJT_IDLEST\ncompare a stock\ncompare b stock\nworkload rt-app %s\nworkload rt-app %s\n' \
+		"$fixtures/a/x.json" "$fixtures/b/x.json" >"$tmp/fam.matrix"
+	"$matrix" --dry-run "$tmp/fam.matrix" >"$tmp/fam.dry" 2>&1
+	fake_run "$tmp/fam" "$tmp/fam.matrix" >/dev/null
+	"$top/run/stats" "$tmp/fam" >/dev/null 2>&1
+	dry_family=$(sed -n "s/^compare a stock: .*Holm's first threshold 0.05 \/ \([0-9]*\) = .*/\1/p" "$tmp/fam.dry")
+	run_family=$(sed -n 's/.*"family": *\([0-9]*\).*/\1/p' "$tmp/fam/summary.json" | head -n 1)
+	echo "# family: --dry-run $dry_family, the run's summary.json $run_family"
+	check "--dry-run's Holm family (2 compares x 2 topologies x 2 workloads) is the family the run's statistics use" \
+		sh -c "[ '$dry_family' = 8 ] && [ '$run_family' = '$dry_family' ]"
 	check "--dry-run shows accel and pinning" \
 		sh -c "grep -q '^accel    tcg,thread=single (run/boot --accel)' '$tmp/o' && grep -q '^pin      vCPU n on host CPU n mod the list 1,0' '$tmp/o'"
 	printf 'smp 4\nreps 1\naccel thread=many\npin-vcpus one\ncombo stock\nworkload duty threads=2\n' >"$tmp/badpin.matrix"
