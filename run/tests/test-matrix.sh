@@ -533,6 +533,52 @@ if [ -x "$matrix" ]; then
 		awk -v a="$busy_other" -v b="$busy_qemu" 'BEGIN { exit !(a != "" && b != "" && a - b > 0.2) }'
 	check "a run on a busy host is warned about on stderr" \
 		grep -q 'seq 1: the host was busy during the run' "$tmp/busy.err"
+
+	# The harness's own load (the runner's polls, the fake boot's console
+	# polling as run/boot's, each short process ~7 ms of CPU on a small VM)
+	# is not other load: with the host otherwise idle, a guest burning a
+	# CPU reads near 0 (QEMU's time alone left out, it read 0.07-0.08 on
+	# this project's 2-CPU host), and a stress-ng --cpu 1 beside it reads
+	# one CPU's share.  Both want a quiet host: skipped when it is not.
+	host_busy_2s() {
+		set -- $(awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat)
+		sleep 2
+		awk -v b0="$1" -v t0="$2" '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; printf "%.3f\n", (t - $5 - $6 - b0) / (t - t0); exit }' /proc/stat
+	}
+	fake_rtapp 'sleep 3'
+	quiet=$(host_busy_2s)
+	if awk -v q="$quiet" 'BEGIN { exit !(q < 0.02) }'; then
+		export FAKE_BOOT_BURN_AS_QEMU=4
+		fake_run "$tmp/own" "$tmp/one.matrix"
+		unset FAKE_BOOT_BURN_AS_QEMU
+		own=$(col host_cpu_busy "$tmp/own/runs.csv")
+		echo "# host_cpu_busy: the host at $quiet before, a guest burning a CPU alone $own"
+		check "host_cpu_busy leaves out the harness: a guest burning a CPU on an otherwise idle host reads below 0.04 (limit 0.15)" \
+			awk -v b="$own" 'BEGIN { exit !(b != "" && b + 0 < 0.04) }'
+	else
+		skip "host_cpu_busy of a guest alone needs a quiet host (busy $quiet over 2 s)"
+	fi
+	quiet=$(host_busy_2s)
+	if command -v stress-ng >/dev/null && awk -v q="$quiet" 'BEGIN { exit !(q < 0.02) }'; then
+		stress-ng --cpu 1 --timeout 60s --quiet &
+		stress=$!
+		trap 'kill "$stress" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+		sleep 1
+		export FAKE_BOOT_BURN_AS_QEMU=4
+		fake_run "$tmp/stress" "$tmp/one.matrix"
+		unset FAKE_BOOT_BURN_AS_QEMU
+		kill "$stress" 2>/dev/null
+		wait "$stress" 2>/dev/null
+		trap 'rm -rf "$tmp"' EXIT INT TERM
+		other=$(col host_cpu_busy "$tmp/stress/runs.csv")
+		ncpu=$(getconf _NPROCESSORS_ONLN)
+		echo "# host_cpu_busy: stress-ng --cpu 1 beside the guest on $ncpu CPUs: $other"
+		check "host_cpu_busy: stress-ng --cpu 1 beside a guest burning a CPU reads one CPU's share, 1/$ncpu (-0.2, +0.15)" \
+			awk -v b="$other" -v n="$ncpu" 'BEGIN { exit !(b != "" && b + 0 > 1 / n - 0.2 && b + 0 < 1 / n + 0.15) }'
+	else
+		skip "host_cpu_busy beside stress-ng needs stress-ng and a quiet host (busy $quiet over 2 s)"
+	fi
+	fake_rtapp 'sleep 2'
 	fake_run "$tmp/last" "$tmp/one.matrix"
 	check "host_cpu_busy of a boot's last run, read after QEMU exited, is still measured" \
 		test -n "$(col host_cpu_busy "$tmp/last/runs.csv")"
