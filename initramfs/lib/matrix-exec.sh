@@ -452,12 +452,15 @@ matrix_run() {
 			status=failed
 		fi
 		sh "$pjt_lib/snapshot.sh" > "$work/after"
+		# the drift's candidates (state_* columns), as the run leaves them
+		sh "$pjt_lib/snapshot.sh" state > "$work/state"
 		if [ "$matrix_trace_on" = 1 ]; then
 			trace_stop
 			emit_trace
 		fi
 		if [ "$status" = ok ]; then
 			sh "$pjt_lib/snapshot.sh" delta "$work/before" "$work/after" > "$work/measured"
+			cat "$work/state" >> "$work/measured"
 			# A workload fills the columns its output names (pjtload's keys
 			# are column names, INTERFACES.md), first value of each.
 			awk -F= -v keys="$csv_columns wall_s" '

@@ -26,9 +26,10 @@ static const char *const known_metrics[] = {
 	"wakeup_min_us", "wakeup_avg_us", "slack_p10_us", "slack_p50_us",
 };
 
-/* Columns that describe a run rather than measure it. host_* are numbers
- * (the host's load during the run), kept out of the metrics; host, shard
- * and shard_boot are run/merge's provenance of a merged runs.csv. */
+/* Columns that describe a run rather than measure it. host_* and state_*
+ * are numbers (the host's load, the scheduler's state), kept out of the
+ * metrics; host, shard and shard_boot are run/merge's provenance of a
+ * merged runs.csv. */
 static const char *const text_columns[] = {
 	"seq", "topology", "combo", "features", "workload", "rep", "status", "boot",
 	"kernel_sha256", "image_sha256", "host", "shard", "shard_boot",
@@ -48,6 +49,15 @@ static int ends_with(const char *s, const char *suffix)
 	size_t ls = strlen(s), lx = strlen(suffix);
 
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* Scheduler state the guest reads at the end of a run (run/contract/columns'
+ * state_* columns: the drift's candidates): numbers, not measurements of the
+ * run, so kept out of the metrics like host_*; run/stats --drift gives their
+ * slopes. */
+int is_state_column(const char *name)
+{
+	return !strncmp(name, "state_", 6);
 }
 
 /* Event counts: whole numbers, decimal only. */
@@ -198,7 +208,7 @@ static void classify_columns(struct run_table *t, char **cells)
 			numeric = !*s || parse_number(s, &v);
 		}
 		t->is_numeric[j] = numeric;
-		t->is_metric[j] = numeric && strncmp(name, "host_", 5);
+		t->is_metric[j] = numeric && strncmp(name, "host_", 5) && !is_state_column(name);
 	}
 }
 

@@ -1,5 +1,9 @@
 /* Drift: how pulls move with a run's position in its boot (issue 37).
  *
+ * The candidates: runs.csv's state_* columns (scheduler state the guest
+ * reads at each run's end: run/contract/columns), each with the slope
+ * below over the same positions, for which of them moves with the pulls.
+ *
  * A run's position is its rank by seq among all rows of its boot
  * (topology, boot), failed and crashed runs included: they took their
  * place in the boot's time too. Only ok runs enter the numbers.
@@ -97,9 +101,18 @@ static int in_study(const struct run_table *t, const struct study *st, const str
 	       !strcmp(row->text[t->col_workload], st->workload);
 }
 
-/* Per boot, the within-combination slope of log y on position. */
-static void position_slope(const struct analysis *a, const struct study *st, int m, const int *pos,
-			   const int *boot_of, int nboots, struct drift_study *ds)
+/* A row's value of metric m, or of column col when col >= 0 (a state_*
+ * column: not a metric). */
+static double series_value(const struct analysis *a, const struct run_row *row, int m, int col)
+{
+	return col >= 0 ? row->value[col] : metric_value(a, row, m);
+}
+
+/* Per boot, the within-combination slope of log y on position; the
+ * geometric means by position when geomean is not NULL. */
+static void position_slope(const struct analysis *a, const struct study *st, int m, int col, const int *pos,
+			   const int *boot_of, int nboots, int npos, double *geomean, int *n_at, int *runs,
+			   int *zeros, struct comparison *slope)
 {
 	const struct run_table *t = a->table;
 	int cells = nboots * st->ngroups, nunits = 0;
@@ -109,13 +122,13 @@ static void position_slope(const struct analysis *a, const struct study *st, int
 	for (int r = 0; r < t->nrows; r++) {
 		const struct run_row *row = &t->rows[r];
 		int g = row->status == RUN_OK && in_study(t, st, row) ? row_group(a, st, row) : -1;
-		double y = g >= 0 ? metric_value(a, row, m) : NAN, l;
+		double y = g >= 0 ? series_value(a, row, m, col) : NAN, l;
 
 		if (isnan(y))
 			continue;
-		ds->runs++;
+		(*runs)++;
 		if (y <= 0) {
-			ds->zeros++;
+			(*zeros)++;
 			continue;
 		}
 		l = log(y);
@@ -126,11 +139,13 @@ static void position_slope(const struct analysis *a, const struct study *st, int
 		c[2] += l;
 		c[3] += pos[r] * l;
 		c[4] += (double)pos[r] * pos[r];
-		ds->geomean[g * ds->npos + pos[r] - 1] += l;
-		ds->n[g * ds->npos + pos[r] - 1]++;
+		if (geomean) {
+			geomean[g * npos + pos[r] - 1] += l;
+			n_at[g * npos + pos[r] - 1]++;
+		}
 	}
-	for (int i = 0; i < st->ngroups * ds->npos; i++)
-		ds->geomean[i] = ds->n[i] ? exp(ds->geomean[i] / ds->n[i]) : NAN;
+	for (int i = 0; geomean && i < st->ngroups * npos; i++)
+		geomean[i] = n_at[i] ? exp(geomean[i] / n_at[i]) : NAN;
 	for (int b = 0; b < nboots; b++) {
 		double sxy = 0, sxx = 0;
 
@@ -147,7 +162,7 @@ static void position_slope(const struct analysis *a, const struct study *st, int
 		if (sxx > 0.25)
 			units[nunits++] = sxy / sxx;
 	}
-	comparison_of_units(&ds->slope, units, nunits, "boot");
+	comparison_of_units(slope, units, nunits, "boot");
 	free(acc);
 	free(units);
 }
@@ -298,7 +313,20 @@ int drift_of(const struct analysis *a, struct drift_study **out)
 				ds->npos = pos[r];
 		ds->geomean = xcalloc((size_t)st->ngroups * ds->npos + 1, sizeof(double));
 		ds->n = xcalloc((size_t)st->ngroups * ds->npos + 1, sizeof(int));
-		position_slope(a, st, m, pos, boot_of, nboots, ds);
+		position_slope(a, st, m, -1, pos, boot_of, nboots, ds->npos, ds->geomean, ds->n, &ds->runs,
+			       &ds->zeros, &ds->slope);
+		/* the candidates the study has a value of, in column order */
+		ds->candidates = xcalloc(t->ncols + 1, sizeof(*ds->candidates));
+		for (int j = 0; j < t->ncols; j++) {
+			struct drift_candidate *dc = &ds->candidates[ds->ncandidates];
+
+			if (!is_state_column(t->names[j]) || !t->is_numeric[j])
+				continue;
+			dc->col = j;
+			position_slope(a, st, m, j, pos, boot_of, nboots, ds->npos, NULL, NULL, &dc->runs,
+				       &dc->zeros, &dc->slope);
+			ds->ncandidates += dc->runs > 0;
+		}
 		ds->halves = xcalloc(a->ndeclared + 1, sizeof(*ds->halves));
 		for (int d = 0; d < a->ndeclared; d++)
 			if (st->decl_g[d] >= 0 && st->decl_ref[d] >= 0)
@@ -327,6 +355,26 @@ static void print_ratio(const struct comparison *c)
 	free(level);
 }
 
+/* "+0.0123 log per position (...) [lo, hi] level over n boots, p=..." */
+static void print_slope(const struct comparison *sl)
+{
+	char *level;
+
+	if (!sl->present) {
+		printf("none (%s)\n", sl->note);
+		return;
+	}
+	level = format_level(sl->level);
+	printf("%+.4f log per position (x%.3f, %+.1f%% a position)", sl->value, exp(sl->value),
+	       (exp(sl->value) - 1) * 100);
+	if (isnan(sl->level))
+		printf(", over %d %s: no interval\n", sl->n_units, sl->unit);
+	else
+		printf(" [%+.4f, %+.4f] %s over %d %ss, p=%.3g\n", sl->lo, sl->hi, level, sl->n_units,
+		       sl->unit, sl->p);
+	free(level);
+}
+
 int drift_main(const char *dir)
 {
 	char *csv = xasprintf("%s/runs.csv", dir);
@@ -349,7 +397,6 @@ int drift_main(const char *dir)
 	for (int i = 0; i < n; i++) {
 		const struct drift_study *ds = &drift[i];
 		const struct study *st = &a->studies[ds->study];
-		const struct comparison *sl = &ds->slope;
 
 		printf("%s, %s: %s by the run's position in its boot (1-%d)\n", st->topology,
 		       st->workload, DRIFT_METRIC, ds->npos);
@@ -371,19 +418,16 @@ int drift_main(const char *dir)
 			putchar('\n');
 		}
 		printf("  slope (within each combination, per boot): ");
-		if (!sl->present) {
-			printf("none (%s)\n", sl->note);
-		} else {
-			char *level = format_level(sl->level);
+		print_slope(&ds->slope);
+		if (!ds->ncandidates)
+			printf("  candidates: none recorded (no state_* column with a value: runs.csv from before they were, or the guest could not read them)\n");
+		for (int k = 0; k < ds->ncandidates; k++) {
+			const struct drift_candidate *dc = &ds->candidates[k];
 
-			printf("%+.4f log per position (x%.3f, %+.1f%% a position)", sl->value, exp(sl->value),
-			       (exp(sl->value) - 1) * 100);
-			if (isnan(sl->level))
-				printf(", over %d %s: no interval\n", sl->n_units, sl->unit);
-			else
-				printf(" [%+.4f, %+.4f] %s over %d %ss, p=%.3g\n", sl->lo, sl->hi, level,
-				       sl->n_units, sl->unit, sl->p);
-			free(level);
+			printf("  candidate %s: ", a->table->names[dc->col]);
+			print_slope(&dc->slope);
+			if (dc->zeros)
+				printf("    (%d of %d runs at 0: out of the logs)\n", dc->zeros, dc->runs);
 		}
 		for (int k = 0; k < ds->nhalves; k++) {
 			const struct drift_halves *h = &ds->halves[k];

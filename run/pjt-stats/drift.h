@@ -20,6 +20,14 @@ struct drift_halves {
 	const char *agree_by;       /* "difference" (per boot) or "overlap" (one boot: no pairing) */
 };
 
+/* A drift candidate: a state_* column of runs.csv (scheduler state read
+ * at the end of each run), its slope over positions as the metric's. */
+struct drift_candidate {
+	int col;                    /* column in the table */
+	int runs, zeros;            /* ok runs with a value; of them at 0 (out of the logs) */
+	struct comparison slope;    /* log value per position, boots as units */
+};
+
 struct drift_study {
 	int study;                  /* index into analysis.studies */
 	int npos;                   /* positions 1..npos */
@@ -28,6 +36,8 @@ struct drift_study {
 	int zeros;                  /* ok runs with a 0 count: out of the logs */
 	int runs;                   /* ok runs with the metric */
 	struct comparison slope;    /* log metric per position, boots as units */
+	int ncandidates;
+	struct drift_candidate *candidates; /* the state_* columns this study has values of */
 	int nhalves;
 	struct drift_halves *halves;
 };

@@ -66,6 +66,7 @@ struct run_table {
 struct run_table *read_runs(const char *path);
 int column_index(const struct run_table *t, const char *name); /* -1 absent */
 int is_count_column(const char *name);
+int is_state_column(const char *name); /* state_*: the drift's candidates */
 
 /* ---- order.c: order statistics, exact intervals and tests ---- */
 #define CI_TARGET 0.95       /* intervals aim at this level; smaller n print theirs */

@@ -2031,7 +2031,7 @@ static void drift_section(struct doc *d, const struct analysis *a)
 	if (!n)
 		return;
 	heading(d, 3, "Drift: pulls by the run's position in its boot");
-	para(d, "A run's position is its place in its boot's order (1 = first run after the boot). The slope is the change of log pulls per position within each combination, per boot, with the boots as units (the median and its order-statistic interval); runs with 0 pulls have no logarithm and are left out of it (counted). Each declared comparison is estimated again from the blocks in the first half of each boot and from those in the second (a block by the mean position of its runs). run/stats --drift DIR prints the geometric means by position.");
+	para(d, "A run's position is its place in its boot's order (1 = first run after the boot). The slope is the change of log pulls per position within each combination, per boot, with the boots as units (the median and its order-statistic interval); runs with 0 pulls have no logarithm and are left out of it (counted). Each declared comparison is estimated again from the blocks in the first half of each boot and from those in the second (a block by the mean position of its runs). The drift candidates, scheduler state the guest reads at the end of each run (state_* columns: the domains' newidle balance cost bounds, the runqueues' avg_idle and idle balance cost, means over CPUs), get the same slope when the folder has them. run/stats --drift DIR prints the geometric means by position.");
 	for (int i = 0; i < n; i++) {
 		const struct drift_study *ds = &drift[i];
 		const struct study *st = &a->studies[ds->study];
@@ -2052,6 +2052,22 @@ static void drift_section(struct doc *d, const struct analysis *a)
 		free(text);
 		free(level);
 		free(zeros);
+		/* the candidates: scheduler state at each run's end (state_* columns) */
+		for (int k = 0; k < ds->ncandidates; k++) {
+			const struct comparison *c = &ds->candidates[k].slope;
+			const char *name = a->table->names[ds->candidates[k].col];
+
+			if (!c->present)
+				text = xasprintf("%s (drift candidate): no slope (%s).", name, c->note);
+			else if (isnan(c->level))
+				text = xasprintf("%s (drift candidate): %+.1f%% a position (one boot: no interval).", name,
+						 (exp(c->value) - 1) * 100);
+			else
+				text = xasprintf("%s (drift candidate): %+.1f%% a position (%+.4f log per position [%+.4f, %+.4f], p=%.3g).",
+						 name, (exp(c->value) - 1) * 100, c->value, c->lo, c->hi, c->p);
+			bullet(d, text);
+			free(text);
+		}
 		for (int k = 0; k < ds->nhalves; k++) {
 			const struct drift_halves *h = &ds->halves[k];
 			char *first = log_ratio_text(&h->half[0], 1), *second = log_ratio_text(&h->half[1], 1);

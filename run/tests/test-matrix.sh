@@ -404,6 +404,13 @@ printf 'counting yes\ncombo stock\nworkload fork\n' >"$tmp/counting-bad.matrix"
 "$plan_tool" "$tmp/counting-bad.matrix" >/dev/null 2>"$tmp/err"
 check "counting takes on or off only (FILE:LINE)" \
 	sh -c "[ $? = 2 ] && grep -q 'counting-bad.matrix:1: counting' '$tmp/err'"
+state=$(PJT_SCHED_DOMAINS=$fixtures/sched-domains PJT_SCHED_DEBUG=$fixtures/sched-debug sh "$snap" state | tr '\n' ' ')
+check "snapshot state: means over CPUs of the lowest and top domains' max_newidle_lb_cost, avg_idle, max_idle_balance_cost (6.1's debugfs layout)" \
+	test "$state" = "state_newidle_cost_low_ns=200000 state_newidle_cost_top_ns=2000000 state_avg_idle_ns=750000 state_idle_balance_cost_ns=400000 "
+PJT_SCHED_DOMAINS=$tmp/none PJT_SCHED_DEBUG=$tmp/none sh "$snap" state >"$tmp/state-none" 2>"$tmp/state-none.err"
+check "snapshot state: debugfs files missing: exit 0, no keys (empty columns), each source named on stderr" \
+	sh -c "[ $? = 0 ] && [ ! -s '$tmp/state-none' ] && grep -q 'max_newidle_lb_cost: state_newidle_cost_\* left empty' '$tmp/state-none.err' &&
+	       grep -q 'none missing (CONFIG_SCHED_DEBUG' '$tmp/state-none.err'"
 printf 'version 16\n' >"$tmp/v16"
 PJT_SCHEDSTAT=$tmp/v16 PJT_STATS=$tmp/none sh "$snap" >"$tmp/snap-v16" 2>&1
 check "snapshot: another schedstat version is not parsed" grep -q 'not version 15' "$tmp/snap-v16"
@@ -454,6 +461,8 @@ if [ -x "$matrix" ]; then
 	check "runs.csv header is run/contract/columns, in order" \
 		test "$(head -n 1 "$tmp/fr/runs.csv")" = "$(grep -v '^#' "$top/run/contract/columns" | paste -sd,)"
 	col() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next } { print $n }' "$2"; }
+	check "the guest fills the state_* columns from its debugfs (the fake boot's 6.1-layout fixtures) on every row" \
+		test "$(col state_newidle_cost_top_ns "$tmp/fr/runs.csv" | tr '\n' ' ')$(col state_avg_idle_ns "$tmp/fr/runs.csv" | tr '\n' ' ')" = "2000000 2000000 750000 750000 "
 	check "provenance: kernel_sha256 and image_sha256 on every row" \
 		sh -c "[ \"\$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if (\$i == \"kernel_sha256\") k = i; if (\$i == \"image_sha256\") m = i }; next } { print \$k, \$m }' '$tmp/fr/runs.csv' | sort -u)\" = \"$(sha256sum "$tmp/bzImage" | cut -d' ' -f1) $(sha256sum "$tmp/image" | cut -d' ' -f1)\" ]"
 	check "provenance: the boot column holds the boot number" \

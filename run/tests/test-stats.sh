@@ -723,11 +723,11 @@ contract_columns_known() { # csv.c classifies every column of run/contract/colum
 	sed -n '/^static const char \*const \(required_columns\|known_metrics\|text_columns\)/,/^};/p' \
 		"$top/run/pjt-stats/csv.c" | grep -o '"[a-z0-9_]*"' | tr -d '"' | sort -u >"$tmp/known"
 	for col in $(grep -v '^[[:space:]]*\(#\|$\)' "$top/run/contract/columns"); do
-		case $col in host_*|*_evaluated|*_differed|*_applied) continue ;; esac
+		case $col in host_*|state_*|*_evaluated|*_differed|*_applied) continue ;; esac
 		grep -qx "$col" "$tmp/known" || { echo "csv.c does not know column $col"; return 1; }
 	done
 }
-check "every runs.csv column of run/contract/columns is known to csv.c (metric, count, text or host_*)" contract_columns_known
+check "every runs.csv column of run/contract/columns is known to csv.c (metric, count, text, host_* or state_*)" contract_columns_known
 
 # ---- summary.json: the run's provenance and summary.csv's cells
 prov=$tmp/prov
@@ -1075,6 +1075,26 @@ drift_dir drift-apart seed=5 slope=-0.03 after_slope=-0.15
 planted_slope() { slope_covers "$tmp/drift-planted" -0.08 && slope_excludes_zero "$tmp/drift-planted"; }
 check "--drift: a planted slope of -0.08 log per position lies in the slope's interval, which excludes 0" planted_slope
 check "--drift: with no drift planted the slope's interval covers 0" slope_covers "$tmp/drift-none" 0
+# the drift's candidates (state_* columns): a planted slope of the top
+# domains' newidle cost shows beside the pulls'; a level one covers 0;
+# folders from before the columns (the header above) still read
+drift_dir drift-state seed=7 state=1 cost_slope=0.12
+candidate_slope() { # candidate_slope DIR COLUMN: "VALUE LO HI"
+	drift_of "$1" | sed -n "s/^  candidate $2: \([-+0-9.]*\) log per position ([^)]*) \[\([-+0-9.]*\), \([-+0-9.]*\)\].*/\1 \2 \3/p"
+}
+candidates_planted() {
+	cost=$(candidate_slope "$tmp/drift-state" state_newidle_cost_top_ns)
+	idle=$(candidate_slope "$tmp/drift-state" state_avg_idle_ns)
+	echo "top cost: $cost; avg_idle: $idle"
+	echo "$cost" | awk '{ exit !(NF == 3 && $2 <= 0.12 && 0.12 <= $3 && $2 > 0) }' &&
+		echo "$idle" | awk '{ exit !(NF == 3 && $2 <= 0 && 0 <= $3) }' &&
+		slope_covers "$tmp/drift-state" -0.08
+}
+check "--drift: candidates (state_* columns): a planted +0.12 slope of the top domains' newidle cost in its interval (excluding 0), a level avg_idle's covering 0, beside the pulls' -0.08" candidates_planted
+check "--drift: a runs.csv from before the state_* columns is read as before: no candidate, said so" \
+	sh -c "'$top/build/pjt-stats' --drift '$tmp/drift-planted' | grep -q '^  candidates: none recorded' && ! grep -q '^  candidate state_' '$tmp/drift-planted/drift.txt'"
+check "report: the drift section gives each candidate's slope" \
+	sh -c "'$top/build/pjt-stats' --report '$tmp/drift-state' >/dev/null 2>&1 && grep -q 'state_newidle_cost_top_ns (drift candidate): +1[0-9]\.[0-9]% a position' '$tmp/drift-state/report.md'"
 halves_agree() { # halves_agree DIR agree|disagree
 	drift_of "$1" | grep -q "^    the halves $2: the interval of their ratio" || { cat "$1/drift.txt"; return 1; }
 }
