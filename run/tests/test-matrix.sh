@@ -65,6 +65,48 @@ check "a factorial cell equal to a named combo keeps the combo's name" \
 check "factorial names join their bits with + in the order written" \
 	grep -q "^combo	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS	" "$tmp/fact.plan"
 
+# The 2^(8-4) resolution-IV fraction against the published table (NIST
+# Dataplot DEXRES4: 5=234 6=134 7=123 8=124; its defining relation and
+# two-factor alias chains as in Montgomery's table of 2^(k-p) designs).
+plan "$fixtures/good-fraction.matrix" >"$tmp/frac.plan"
+sed 's/generators.*/resolution 4/' "$fixtures/good-fraction.matrix" >"$tmp/frac-res.matrix"
+plan "$tmp/frac-res.matrix" >"$tmp/frac-res.plan"
+check "fraction resolution 4 over 8 features takes the standard 2^(8-4) generators E=BCD F=ACD G=ABC H=ABD" \
+	test "$(value generator <"$tmp/frac-res.plan" | tr '\n' ' ')" = "E=BCD F=ACD G=ABC H=ABD "
+check "2^(8-4) IV: 16 cells (all8 and stock keep their combo names), resolution 4" \
+	sh -c "[ \"\$(grep -c '^combo	' '$tmp/frac.plan')\" = 16 ] && grep -q '^fraction	8	4	4	16$' '$tmp/frac.plan' &&
+	       grep -q '^combo	all8	' '$tmp/frac.plan' && ! grep -q '^combo	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD	' '$tmp/frac.plan' &&
+	       grep -q '^combo	PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST	PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST$' '$tmp/frac.plan'"
+check "2^(8-4) IV: the defining relation is the published one (14 words of 4 letters and ABCDEFGH)" \
+	test "$(value defining <"$tmp/frac.plan")" = "I=ABCG=ABDH=ABEF=ACDF=ACEH=ADEG=AFGH=BCDE=BCFH=BDFG=BEGH=CDGH=CEFG=DEFH=ABCDEFGH"
+cat >"$tmp/frac-alias.expected" <<'EOT'
+A -
+B -
+C -
+D -
+E -
+F -
+G -
+H -
+AB CG DH EF
+AC BG DF EH
+AD BH CF EG
+AE BF CH DG
+AF BE CD GH
+AG BC DE FH
+AH BD CE FG
+EOT
+awk -F'\t' '$1 == "alias" { print $2, $3 }' "$tmp/frac.plan" >"$tmp/frac-alias"
+check "2^(8-4) IV: main effects clear of two-factor interactions, the 28 two-factor interactions in 7 chains of 4" \
+	cmp -s "$tmp/frac-alias" "$tmp/frac-alias.expected"
+check "a fraction that aliases two main effects (E=A) is refused at its FILE:LINE" \
+	sh -c "'$plan_tool' '$fixtures/bad-fraction.matrix' 2>&1 >/dev/null | grep -q '^$fixtures/bad-fraction.matrix:5: fraction: main effects A (PJT_SHORT_TASKS) and E (PJT_IDLEST) are aliased'"
+sed 's/^fraction \(.*\) generators .*/fraction \1 generators D=AB/; s/PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD//; /all8/d' \
+	"$fixtures/good-fraction.matrix" >"$tmp/frac3.matrix"
+plan "$tmp/frac3.matrix" >"$tmp/frac3.plan"
+check "2^(4-1) III by D=AB: main effects aliased with two-factor interactions (A = BD, D = AB) in the plan" \
+	sh -c "grep -q '^alias	A	BD$' '$tmp/frac3.plan' && grep -q '^alias	D	AB$' '$tmp/frac3.plan' && grep -q '^fraction	4	1	3	8$' '$tmp/frac3.plan'"
+
 plan "$fixtures/good-topologies.matrix" >"$tmp/topo.plan"
 check "3 topologies x 2 combos x 5 workloads x 3 reps = 90 runs" \
 	test "$(count run <"$tmp/topo.plan")" = 90
