@@ -750,24 +750,42 @@ static int in_full_design(const struct design *d, uint32_t cell)
  * even number of bits.  Kept when its resolution (the shortest word) is
  * at least 3, so that no two main effects are aliased, when it is not
  * inside a full design already found and not inside a larger fraction.
- * Each combination starts a greedy closure (adding v when B | (u ^ v) is
- * a combination for every u already in V): one pass finds the largest
- * closed set holding the start, since a v that cannot join now cannot
- * join a larger V either.
+ * Each combination not yet in a closed set of this base starts a greedy
+ * closure (adding v when B | (u ^ v) is a combination for every u already
+ * in V): one pass finds the largest closed set holding the start, since a
+ * v that cannot join now cannot join a larger V either.  Skipping starts
+ * already in a set keeps a full 2^8 matrix (256 combinations) to one
+ * closure per base.
  */
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
 static void find_fractions(const struct analysis *a, struct study *s)
 {
 	int nfull = s->ndesigns, found = 0;
 	struct design *fr = xmalloc(MAX_DESIGNS * sizeof(struct design));
+	uint32_t *all = xmalloc((s->ngroups + 1) * sizeof(uint32_t));
+	char *covered = xmalloc(s->ngroups + 1);
 
+	for (int g = 0; g < s->ngroups; g++)
+		all[g] = a->combos[s->groups[g].combo].bits;
+	qsort(all, s->ngroups, sizeof(uint32_t), cmp_u32);
+#define HAS_BITS(x) (bsearch(&(uint32_t){ (x) }, all, s->ngroups, sizeof(uint32_t), cmp_u32) != NULL)
 	for (int g = 0; g < s->ngroups; g++) {
 		uint32_t base = a->combos[s->groups[g].combo].bits;
 
+		memset(covered, 0, s->ngroups);
 		for (int start = 0; start < s->ngroups && found < MAX_DESIGNS; start++) {
 			uint32_t space[256], support = 0, words[256];
 			int n = 1, dim = 0, nwords = 0, res = 99, dup = 0;
 			struct design *d = &fr[found];
 
+			if (covered[start])
+				continue;
 			space[0] = 0;
 			for (int i = 0; i < s->ngroups; i++) {
 				int gi = (start + i) % s->ngroups, ok = 1;
@@ -776,7 +794,7 @@ static void find_fractions(const struct analysis *a, struct study *s)
 				if ((v & base) != base || !(v &= ~base) || n >= 128)
 					continue;
 				for (int u = 0; u < n && ok; u++)
-					ok = space[u] != v && group_with_bits(a, s, base | (space[u] ^ v)) >= 0;
+					ok = space[u] != v && HAS_BITS(base | (space[u] ^ v));
 				if (!ok)
 					continue;
 				for (int u = 0; u < n; u++)
@@ -784,6 +802,12 @@ static void find_fractions(const struct analysis *a, struct study *s)
 				n *= 2;
 				dim++;
 				support |= v;
+			}
+			for (int i = 0; i < s->ngroups; i++) {
+				uint32_t v = a->combos[s->groups[i].combo].bits;
+
+				for (int u = 0; u < n && !covered[i]; u++)
+					covered[i] = (v & base) == base && (v & ~base) == space[u];
 			}
 			if (dim < 2 || popcount(support) <= dim || popcount(support) > 8)
 				continue; /* a full factorial (find_designs) or too small */
@@ -850,11 +874,14 @@ static void find_fractions(const struct analysis *a, struct study *s)
 			found++;
 		}
 	}
+#undef HAS_BITS
 	s->designs = xrealloc(s->designs, (nfull + found + 1) * sizeof(struct design));
 	for (int f = 0; f < found; f++)
 		if (fr[f].ncells)
 			s->designs[s->ndesigns++] = fr[f];
 	free(fr);
+	free(all);
+	free(covered);
 	if (!s->ndesigns)
 		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits, nor a regular fraction of resolution 3 or more");
 }
