@@ -313,11 +313,36 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 	dp->family = family ? family : 1;
 	dp->effect = effect;
 	dp->threshold = FAMILY_ALPHA / dp->family;
-	dp->power = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->procedure = CONFIRMATORY_PROCEDURE;
+	dp->cells = 0;
+	dp->power = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 			     &dp->half_width);
 	md.kind = MODEL_T3;
-	dp->power_t3 = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->power_t3 = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 				&hw);
+}
+
+void effect_power(struct design_power *dp, int boots, int blocks, int cells, double effect, double t1,
+		  double s2)
+{
+	struct rng r = { BASE_SEED };
+	double scale = 2.0 / cells;
+	struct model md = { MODEL_NORMAL, scale * (boots == 1 ? s2 : t1 + s2 / blocks), NULL, 0, 0, 0, NULL, NULL,
+			    NULL };
+	int units = boots == 1 ? blocks : boots;
+	double hw;
+
+	dp->boots = boots;
+	dp->blocks = blocks;
+	dp->family = 1;
+	dp->effect = effect;
+	dp->threshold = FAMILY_ALPHA;
+	dp->procedure = PROC_SIGN;
+	dp->cells = cells;
+	dp->power = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+			     &dp->half_width);
+	md.kind = MODEL_T3;
+	dp->power_t3 = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r, &hw);
 }
 
 void print_design_power(FILE *f, const char *what, const struct design_power *dp, double t1, double s2,
@@ -331,10 +356,15 @@ void print_design_power(FILE *f, const char *what, const struct design_power *dp
 	char *variance = dp->boots == 1 ? xasprintf("%.4g = S2", s2)
 		: xasprintf("%.4g = T1 %.4g + S2 %.4g / %d", t1 + s2 / dp->blocks, t1, s2, dp->blocks);
 
-	fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
-		what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
-		procedure_names[CONFIRMATORY_PROCEDURE], FAMILY_ALPHA, dp->family, dp->threshold, h, variance,
-		source);
+	if (dp->cells) /* a main effect: marginal, no Holm */
+		fprintf(f, "%s: a %g%% change (ratio %.3g) in a main effect over %d cells with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at %g (marginal, as effects are); expected interval half-width %s; unit variance 2/%d x the pair's %s (%s)\n",
+			what, dp->effect * 100, 1 - dp->effect, dp->cells, design, dp->power, dp->power_t3,
+			procedure_names[dp->procedure], dp->threshold, h, dp->cells, variance, source);
+	else
+		fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
+			what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
+			procedure_names[dp->procedure], FAMILY_ALPHA, dp->family, dp->threshold, h, variance,
+			source);
 	free(h);
 	free(design);
 	free(variance);
@@ -344,7 +374,7 @@ static void power_help(const struct opt_parser *p)
 {
 	(void)p;
 	puts("usage: run/stats --power --boots N --blocks K [--family F] [--effect PCT] [--pilot DIR]\n"
-	     "                         [--what TEXT]\n"
+	     "                         [--what TEXT] [--cells N]\n"
 	     "The probability that N boots x K blocks per boot resolve a change of PCT (default\n"
 	     "30%: a ratio of 0.7) in the declared comparison's primary endpoint at Holm's first\n"
 	     "threshold 0.05 / F (F default 1), with the confirmatory test, simulated from the\n"
@@ -352,6 +382,10 @@ static void power_help(const struct opt_parser *p)
 	     "S2): DIR's two levels (run/plan-design), or without --pilot\n"
 	     "the shipped default; and the expected half-width of the interval it prints. TEXT\n"
 	     "starts the line (default \"power\"). run/matrix --dry-run prints this line.\n"
+	     "--cells N: instead, a main effect of a two-level design of N cells (a fraction's\n"
+	     "or a full factorial's), tested as effects are (the sign test at 0.05, marginal):\n"
+	     "its per-block contrast has 2/N of the pair's variance (cells varying alike and\n"
+	     "independently); run/matrix --dry-run prints it for each fraction.\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
@@ -359,13 +393,13 @@ static void power_help(const struct opt_parser *p)
 int power_main(int argc, char **argv)
 {
 	struct opt_parser opt;
-	int boots = 0, blocks = 0, family = 1;
+	int boots = 0, blocks = 0, family = 1, cells = 0;
 	double effect = 0.3, t1 = DEFAULT_T1, s2 = DEFAULT_S2;
 	const char *pilot = NULL, *what = "power";
 	char *source = DEFAULT_VARIANCE_SOURCE;
 	struct design_power dp;
 
-	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what=", power_help, argc, argv);
+	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= cells=", power_help, argc, argv);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "boots"))
 			boots = (int)number_option(&opt, 1, 1000);
@@ -379,13 +413,18 @@ int power_main(int argc, char **argv)
 			pilot = opt.value;
 		else if (opt_is(&opt, "what"))
 			what = opt.value;
+		else if (opt_is(&opt, "cells"))
+			cells = (int)number_option(&opt, 4, 256);
 	}
 	if (opt.noperands || !boots || !blocks)
 		opt_error(opt.tool, "wants --boots N and --blocks K, and no operand");
 	if (pilot && !pilot_variance(analyse_folder(pilot), pilot, &t1, &s2, &source))
 		die_input("run/stats --power: %s: no declared comparison with a two-level variance on its primary endpoint (a compare line, two boots)",
 			  pilot);
-	design_power(&dp, boots, blocks, family, effect, t1, s2);
+	if (cells)
+		effect_power(&dp, boots, blocks, cells, effect, t1, s2);
+	else
+		design_power(&dp, boots, blocks, family, effect, t1, s2);
 	print_design_power(stdout, what, &dp, t1, s2, source);
 	return 0;
 }
