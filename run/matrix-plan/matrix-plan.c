@@ -2241,11 +2241,50 @@ static void print_plan(void)
 	free(order);
 }
 
+/*
+ * --workloads KIND,...: drop the file's workload lines of other kinds, so
+ * one workload of a large matrix can be run alone (its plan, seeds and
+ * design are otherwise the file's).  Returns nonzero, having said why, when
+ * a kind names none of the file's workloads or nothing would be left.
+ */
+static int keep_workload_kinds(const char *list)
+{
+	char kinds[TEXT_MAX], *kind, *save;
+	int keep[MAX_WORKLOADS] = { 0 }, bad = 0, n = 0;
+
+	if (strlen(list) >= sizeof(kinds)) {
+		fprintf(stderr, PROG ": --workloads: too long\n");
+		return 1;
+	}
+	strcpy(kinds, list);
+	for (kind = strtok_r(kinds, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		for (int i = 0; i < m.nr_workloads; i++)
+			if (!strcmp(m.workloads[i].kind, kind))
+				keep[i] = found = 1;
+		if (!found) {
+			fprintf(stderr, PROG ": --workloads: the matrix has no '%s' workload\n", kind);
+			bad = 1;
+		}
+	}
+	for (int i = 0; i < m.nr_workloads; i++)
+		if (keep[i])
+			m.workloads[n++] = m.workloads[i];
+	if (!bad && n == 0) {
+		fprintf(stderr, PROG ": --workloads: no kind given\n");
+		bad = 1;
+	}
+	if (!bad)
+		m.nr_workloads = n;
+	return bad;
+}
+
 static void usage(const struct opt_parser *p)
 {
 	(void)p;
 	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] [--counting on|off]\n"
-	      "                   [--shard K/N] FILE.matrix\n"
+	      "                   [--workloads KIND,...] [--shard K/N] FILE.matrix\n"
 	      "\n"
 	      "Parses and validates FILE.matrix (every bad line is reported as\n"
 	      "FILE:LINE: message), expands combos, factorial and fraction cells, replicates,\n"
@@ -2272,6 +2311,9 @@ static void usage(const struct opt_parser *p)
 	      "pjtload workloads are checked by pjtload's own parser against each\n"
 	      "topology's vCPUs; two workloads that parse the same are a duplicate.\n"
 	      "--smp, --reps, --duration, --counting replace what the file says (--smp: all smp lines).\n"
+	      "--workloads KIND,...: keep only the file's workload lines of these kinds\n"
+	      "(duty, fork, hackbench, ...: the line's first word); a kind the file does not\n"
+	      "have is refused.\n"
 	      "--shard K/N: only the runs of the K-th of N shards (N at most boots): boot B\n"
 	      "of every topology goes to shard (B-1) % N + 1, so each shard holds whole\n"
 	      "repetition blocks; seq numbers and order are the whole plan's.  Adds the\n"
@@ -2286,12 +2328,12 @@ static void usage(const struct opt_parser *p)
 int main(int argc, char **argv)
 {
 	const char *smp_override = NULL, *reps_override = NULL, *duration_override = NULL;
-	const char *counting_override = NULL, *shard_arg = NULL;
+	const char *counting_override = NULL, *shard_arg = NULL, *workloads_kept = NULL;
 	const char *path;
 	int usage_errors = 0;
 	struct opt_parser opt;
 
-	opt_init(&opt, PROG, "smp= reps= duration= counting= shard=", usage, argc - 1, argv + 1);
+	opt_init(&opt, PROG, "smp= reps= duration= counting= workloads= shard=", usage, argc - 1, argv + 1);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "smp"))
 			smp_override = opt.value;
@@ -2301,6 +2343,8 @@ int main(int argc, char **argv)
 			duration_override = opt.value;
 		else if (opt_is(&opt, "counting"))
 			counting_override = opt.value;
+		else if (opt_is(&opt, "workloads"))
+			workloads_kept = opt.value;
 		else if (opt_is(&opt, "shard"))
 			shard_arg = opt.value;
 	}
@@ -2354,6 +2398,8 @@ int main(int argc, char **argv)
 			m.duration_line = 0;
 			do_duration(0, 2, one);
 		}
+		if (workloads_kept && keep_workload_kinds(workloads_kept))
+			usage_errors++;
 		for (int i = file_errors; i < nr_errors; i++) {
 			fprintf(stderr, PROG ": --%s\n", errors[i].text);
 			usage_errors++;

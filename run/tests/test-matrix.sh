@@ -442,6 +442,13 @@ check "counting on: the plan says counting 1, the guest plan sets it" \
 	       '$top/run/matrix' --print-guest-plan '$tmp/counting.matrix' | grep -q '^matrix_counting 1\$'"
 check "--counting off overrides the file's counting on" \
 	sh -c "'$plan_tool' --counting off '$tmp/counting.matrix' | grep -q '^counting	0\$'"
+printf 'combo stock\nworkload duty threads=2\nworkload fork\nworkload pingpong pairs=1\nworkload fork rate=50\n' >"$tmp/kinds.matrix"
+check "--workloads fork,pingpong keeps those kinds' workload lines only (both forks), in the file's order" \
+	sh -c "'$plan_tool' --workloads fork,pingpong '$tmp/kinds.matrix' | awk -F'\t' '\$1 == \"workload\" { printf \"%s;\", \$2 }' |
+	       grep -qx 'fork;pingpong pairs=1;fork rate=50;'"
+"$plan_tool" --workloads duty,hackbench "$tmp/kinds.matrix" >/dev/null 2>"$tmp/err"
+check "--workloads naming a kind the matrix lacks is refused (exit 2, the kind named)" \
+	sh -c "[ $? = 2 ] && grep -q \"no 'hackbench' workload\" '$tmp/err'"
 printf 'counting yes\ncombo stock\nworkload fork\n' >"$tmp/counting-bad.matrix"
 "$plan_tool" "$tmp/counting-bad.matrix" >/dev/null 2>"$tmp/err"
 check "counting takes on or off only (FILE:LINE)" \
