@@ -175,9 +175,9 @@ check "run/kernel variant: the name missing" refused run/kernel "variant wants o
 echo "# ---- run/check"
 runcheck=$top/run/check
 conventions run/check 'usage: run/check' "$runcheck"
-check "run/check --only=guest --list: the suites (--list after a valued option)" sh -c "[ \"\$('$runcheck' --only=guest --list)\" = 'series host guest' ]"
+check "run/check --only=guest --list: the suites (--list after a valued option)" sh -c "[ \"\$('$runcheck' --only=guest --list)\" = 'series host host-qemu guest' ]"
 check "run/check --only=nosuch: refused, naming it (it ran nothing and passed before)" \
-	refused run/check "--only nosuch: want series, host or guest" "$runcheck" --only=nosuch
+	refused run/check "--only nosuch: want series, host, host-qemu or guest" "$runcheck" --only=nosuch
 
 echo "# ---- run/bench-overhead, run/bench-icount, run/bench-stats"
 conventions run/bench-overhead 'usage: run/bench-overhead' "$top/run/bench-overhead"
