@@ -52,18 +52,18 @@ check "rounds.csv: start time UTC, wall time, host busy a fraction 0..1, load1, 
 	echo round,load,suite,passed,failed,seconds,first_not_ok
 	for k in 1 2 3 4 5 6 7 8 9 10; do
 		case $k in
-		3) pass_rows 3 none | sed 's/^3,none,guest lb,2,0,12,""$/3,none,guest lb,1,1,12,"not ok 2 - lb: pulls 3, want 5, 3"/' ;;
+		3) pass_rows 3 none | sed 's/^3,none,guest lb,2,0,12,""$/3,none,guest lb,1,1,12,"not ok 2 - lb: pulls 3, want ""5"", 3"/' ;;
 		5) pass_rows 5 none | sed 's/^5,none,groups stress,1,0,80,""$/5,none,groups stress,0,1,,"not ok - groups stress never ran"/' ;;
 		*) pass_rows "$k" none ;;
 		esac
 	done
 } >"$tmp/a.want"
-check "suites.csv: one row per round and suite, counts and seconds as run/check printed them, the first not ok line quoted (commas kept)" \
+check "suites.csv: one row per round and suite, counts and seconds as run/check printed them, the first not ok line quoted (commas kept, quotes doubled)" \
 	sh -c "diff '$tmp/a.want' '$tmp/a/suites.csv'"
 check "run/check was given the default groups: --only guest --only host-qemu" \
 	sh -c "[ \"\$(cat '$FAKE_DIR/args-1')\" = '--only guest --only host-qemu' ] && [ \"\$(cat '$FAKE_DIR/args-10')\" = '--only guest --only host-qemu' ]"
 check "a failed round keeps run/check's logs (round-3/check/guest-lb.log is round 3's) and its output; a passed round only its output" sh -c "
-	[ \"\$(cat '$tmp/a/round-3/check/guest-lb.log')\" = 'guest lb log, call 3' ] && grep -q '^not ok 2 - lb: pulls 3, want 5, 3\$' '$tmp/a/round-3/check.out' &&
+	[ \"\$(cat '$tmp/a/round-3/check/guest-lb.log')\" = 'guest lb log, call 3' ] && grep -qF 'not ok 2 - lb: pulls 3, want \"5\", 3' '$tmp/a/round-3/check.out' &&
 	[ ! -e '$tmp/a/round-1/check' ] && grep -q '^# guest lb: 2 passed, 0 failed\$' '$tmp/a/round-1/check.out'"
 check "a line per round as it ends, naming the failed suites" sh -c "
 	grep -q '^round 3/10: run/check exit 1, 5 passed, 1 failed (failed: guest lb), ' '$tmp/a.out' &&
@@ -84,7 +84,7 @@ check "--report: the host busy range of the rounds, min-max of rounds.csv" sh -c
 	r=\$(tail -n +2 '$tmp/a/rounds.csv' | cut -d, -f5 | sort -n | sed -n '1p;\$p' | paste -sd- | sed 's/^\\(.*\\)-\\1\$/\\1/')
 	grep -Eq \"^none +guest lb +9/10 .* \$r\\\$\" '$tmp/rep.out' || { echo \"want \$r\"; cat '$tmp/rep.out'; false; }"
 check "--report names each failed round with its first not ok line" sh -c "
-	grep -qxF '  $tmp/a round 3 (none): guest lb: not ok 2 - lb: pulls 3, want 5, 3' '$tmp/rep.out' &&
+	grep -qxF '  $tmp/a round 3 (none): guest lb: not ok 2 - lb: pulls 3, want \"5\", 3' '$tmp/rep.out' &&
 	grep -qxF '  $tmp/a round 5 (none): groups stress: not ok - groups stress never ran' '$tmp/rep.out' &&
 	[ \$(grep -c '^  $tmp/a round ' '$tmp/rep.out') = 2 ]"
 check "--report: the quiet target (no failed round in 10) is not met with 2 failed rounds" \
