@@ -159,7 +159,8 @@ check "SIGTERM mid-round: exit 130, says what it kept, round 1 kept, run/check s
 	[ \"\$(cat '$tmp/c.rc')\" = 130 ] && grep -q 'interrupted in round 2 of 3; $tmp/c keeps the 1 finished' '$tmp/c.out' &&
 	[ \"\$(tail -n +2 '$tmp/c/rounds.csv' | cut -d, -f1)\" = 1 ] && ! ps -o stat= -p \"\$(cat '$FAKE_DIR/pid-2')\" | grep -qv Z"
 "$flake" --resume "$tmp/c" --rounds 4 >"$tmp/c2.out" 2>&1
-check "--resume DIR --rounds 4: the folder grows to 4 rounds" sh -c "[ \"\$(tail -n +2 '$tmp/c/rounds.csv' | cut -d, -f1 | paste -sd' ')\" = '1 2 3 4' ]"
+check "--resume DIR --rounds 4: the folder grows to 4 rounds, and 4 is its total from now on" sh -c "
+	[ \"\$(tail -n +2 '$tmp/c/rounds.csv' | cut -d, -f1 | paste -sd' ')\" = '1 2 3 4' ] && grep -qx 'rounds: 4' '$tmp/c/settings.txt'"
 
 echo "# ---- --load one-core"
 if command -v stress-ng >/dev/null 2>&1; then
@@ -173,6 +174,7 @@ if command -v stress-ng >/dev/null 2>&1; then
 	lpid=$(cat "$FAKE_DIR/load-1")
 	check "stress-ng ran during the round and is gone after it (its process group), load.pid too" sh -c "
 		[ -n '$lpid' ] && ! ps -eo pgid=,stat= | awk -v g='$lpid' '\$1 == g && \$2 !~ /^Z/' | grep -q . && [ ! -e '$tmp/d/load.pid' ]"
+	[ -z "$lpid" ] || kill -KILL "-$lpid" 2>/dev/null
 	for sig in KILL TERM; do
 		fresh "e$sig"
 		FAKE_HANG=1 "$flake" --rounds 2 --load one-core --out "$tmp/e$sig" >"$tmp/e$sig.out" 2>&1 &
@@ -187,6 +189,8 @@ if command -v stress-ng >/dev/null 2>&1; then
 		check "SIG$sig to run/flake-rate: no stress-ng of its process group left, nor its run/check" sh -c "
 			[ -n '$lpid' ] && ! ps -eo pgid=,stat= | awk -v g='$lpid' '\$1 == g && \$2 !~ /^Z/' | grep -q . &&
 			! ps -o stat= -p \"\$(cat '$FAKE_DIR/pid-1')\" | grep -qv Z"
+		# a failure above must not leave a CPU hog behind
+		[ -z "$lpid" ] || kill -KILL "-$lpid" 2>/dev/null
 	done
 else
 	skip "--load one-core: stress-ng is not installed (make deps)"
