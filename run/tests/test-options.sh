@@ -165,6 +165,13 @@ check "run/trace-boots --kernel=K x: N not a number, refused before anything boo
 check "run/trace-boots 2 --kernel NOSUCH (option after N): refused, naming the kernel" \
 	refused run/trace-boots "kernel $tmp/nosuch not found (make kernel)" "$top/run/trace-boots" 2 --kernel "$tmp/nosuch"
 
+echo "# ---- run/flake-rate"
+conventions run/flake-rate 'usage: run/flake-rate \[options\]' "$top/run/flake-rate"
+check "run/flake-rate --rounds=0: refused before anything runs" \
+	refused run/flake-rate "--rounds wants a positive number, not '0'" "$top/run/flake-rate" --rounds=0
+check "run/flake-rate DIR --report (option after the folder): refused, naming the folder" \
+	refused run/flake-rate "$tmp/nosuch: not a run/flake-rate folder (no rounds.csv and suites.csv)" "$top/run/flake-rate" "$tmp/nosuch" --report
+
 echo "# ---- run/kernel"
 kernel=$top/run/kernel
 conventions run/kernel 'run/kernel unpack' "$kernel"
