@@ -19,7 +19,7 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check \
+.PHONY: all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check flake-rate \
 	check-series bench-overhead bench-icount clean
 
 all: kernel initramfs
@@ -107,6 +107,15 @@ check:
 	status=$$?; run/phase --summary; rm -f $$PJT_PHASE_LOG; \
 	if [ -s $(BUILD)/check/result ] && [ $$status -le 1 ]; then cat $(BUILD)/check/result; \
 	else echo "0 passed, 1 failed"; fi; exit $$status
+
+# How often make check's suites that boot QEMU pass on this tree: ROUNDS
+# rounds of run/check --only guest --only host-qemu, LOAD=one-core with one
+# host core kept busy (stress-ng); results in build/flake-rate/LOAD-TIME/.
+ROUNDS ?= 10
+LOAD ?= none
+flake-rate:
+	@$(MAKE) --no-print-directory deps kernel kernel-stock kernel-variants initramfs matrix-tools stats-tools pelt-check && \
+	run/flake-rate --rounds $(ROUNDS) --load $(LOAD)
 
 # Build the tree after each patch in turn, then checkpatch every patch.
 check-series:

@@ -716,44 +716,364 @@ static void do_factorial(int line, int argc, char **argv)
 }
 
 /*
- * Factorial cells join the explicit combos after the whole file is read.  A
- * cell whose bit set an existing combo already has is that combo (the name
- * the matrix chose wins, it is measured once); a cell whose name is taken by
- * a combo with other bits is an error.
+ * Factorial and fraction cells join the explicit combos after the whole
+ * file is read.  A cell whose bit set an existing combo already has is
+ * that combo (the name the matrix chose wins, it is measured once); a
+ * cell whose name is taken by a combo with other bits is an error.  A
+ * cell is named by its bits joined with '+' in the order written, "stock"
+ * for none.  LETTERS: which of the N features BITS (project bit indexes,
+ * as written) the cell sets.
  */
+static int add_cell(int line, const char *what, const unsigned *bits_of, int n, unsigned letters)
+{
+	char name[TEXT_MAX] = "";
+	unsigned bits = 0;
+	struct combo *c;
+
+	for (int k = 0; k < n; k++) {
+		if (!(letters & (1u << k)))
+			continue;
+		bits |= 1u << bits_of[k];
+		if (name[0])
+			strcat(name, "+");
+		strcat(name, project_bits[bits_of[k]]);
+	}
+	if (!name[0])
+		strcpy(name, "stock");
+	c = find_combo_name(name);
+	if (c && c->bits != bits) {
+		error_at(line, "%s cell '%s' has other bits than combo '%s' (line %d)", what, name, name,
+			 c->line);
+		return 0;
+	}
+	for (int k = 0; k < m.nr_combos; k++)
+		if (m.combos[k].bits == bits)
+			return 0;
+	return add_combo(line, name, bits, -1);
+}
+
 static void expand_factorials(void)
 {
 	for (int i = 0; i < m.nr_factorials; i++) {
 		struct factorial *f = &m.factorials[i];
 
-		for (unsigned mask = 0; mask < (1u << f->n); mask++) {
-			char name[TEXT_MAX] = "";
-			unsigned bits = 0;
-			struct combo *c;
-			int same_bits = 0;
-
-			for (int k = 0; k < f->n; k++) {
-				if (!(mask & (1u << k)))
-					continue;
-				bits |= 1u << f->bits[k];
-				if (name[0])
-					strcat(name, "+");
-				strcat(name, project_bits[f->bits[k]]);
-			}
-			if (!name[0])
-				strcpy(name, "stock");
-			c = find_combo_name(name);
-			if (c && c->bits != bits) {
-				error_at(f->line, "factorial cell '%s' has other bits than combo '%s' "
-					 "(line %d)", name, name, c->line);
-				continue;
-			}
-			for (int k = 0; k < m.nr_combos; k++)
-				same_bits |= m.combos[k].bits == bits;
-			if (c || same_bits)
-				continue;
-			if (add_combo(f->line, name, bits, -1))
+		for (unsigned mask = 0; mask < (1u << f->n); mask++)
+			if (add_cell(f->line, "factorial", f->bits, f->n, mask))
 				return;
+	}
+}
+
+/*
+ * fraction FEATURE... generators X=WORD... | resolution N: a regular
+ * two-level fraction.  The features are lettered A, B, C... as written;
+ * with p generators the first k-p letters are the base (a full factorial
+ * over them) and each generated letter is the product of base letters
+ * (E=BCD: E is set in a cell when an odd number of B, C, D are).  In
+ * letter masks (bit i = letter i) a generator is the word WORD|X, and the
+ * defining relation is every product of the generators' words.
+ */
+struct fraction {
+	unsigned bits[NR_BITS]; /* letter -> project bit */
+	unsigned gen[NR_BITS];  /* generated letter -> its base letters (0: a base letter) */
+	int k, p;
+	int line;
+};
+
+#define MAX_FRACTIONS 8
+static struct fraction fractions[MAX_FRACTIONS];
+static int nr_fractions;
+
+/*
+ * The standard minimum-aberration generators, transcribed from NIST's
+ * Dataplot table DEXRES4 ("Index of Minimal-Sample-Size Resolution-4
+ * 2**(k-p) Designs": factors 4, 6, 7, 8; its 5-factor row is garbled, so
+ * 2^(5-1) takes the half fraction's only word of full length, E=ABCD).
+ * The resolution each gives is computed (fraction_resolution), not
+ * written here: run/tests/test-matrix.sh compares 2^(8-4) with the table.
+ */
+static const struct {
+	int k;
+	const char *generators[4];
+} standard_fractions[] = {
+	{ 4, { "D=ABC" } },
+	{ 5, { "E=ABCD" } },
+	{ 6, { "E=ABC", "F=BCD" } },
+	{ 7, { "E=ABC", "F=BCD", "G=ACD" } },
+	{ 8, { "E=BCD", "F=ACD", "G=ABC", "H=ABD" } },
+};
+
+/* The defining relation's words (all 2^p - 1 products of the generators). */
+static int fraction_words(const struct fraction *f, unsigned *words)
+{
+	int n = 0;
+
+	for (unsigned sub = 1; sub < (1u << f->p); sub++) {
+		unsigned w = 0;
+
+		for (int j = 0; j < f->p; j++)
+			if (sub & (1u << j))
+				w ^= f->gen[f->k - f->p + j] | 1u << (f->k - f->p + j);
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* The shortest word's length (a full factorial: k + 1, nothing aliased). */
+static int fraction_resolution(const struct fraction *f)
+{
+	unsigned words[1u << NR_BITS];
+	int n = fraction_words(f, words), r = f->k + 1;
+
+	for (int i = 0; i < n; i++)
+		if (__builtin_popcount(words[i]) < r)
+			r = __builtin_popcount(words[i]);
+	return r;
+}
+
+/* X=WORD into f->gen; errors at LINE, 0 if good. */
+static int parse_generator(int line, struct fraction *f, const char *text)
+{
+	int base = f->k - f->p, x;
+	unsigned word = 0;
+
+	if (strlen(text) < 3 || text[1] != '=' || !isupper((unsigned char)text[0])) {
+		error_at(line, "fraction: generator '%s': want LETTER=LETTERS (E=BCD: E is the product of B, C and D)", text);
+		return -1;
+	}
+	x = text[0] - 'A';
+	if (x >= f->k) {
+		error_at(line, "fraction: generator '%s': no factor %c (the %d features are A to %c)", text,
+			 text[0], f->k, 'A' + f->k - 1);
+		return -1;
+	}
+	if (x < base) {
+		error_at(line, "fraction: generator '%s': %c is a base factor (with %d generators the base is A to %c; "
+			 "the generated factors are %c to %c)", text, text[0], f->p, 'A' + base - 1, 'A' + base, 'A' + f->k - 1);
+		return -1;
+	}
+	if (f->gen[x]) {
+		error_at(line, "fraction: factor %c is generated twice", text[0]);
+		return -1;
+	}
+	for (const char *c = text + 2; *c; c++) {
+		int l = *c - 'A';
+
+		if (!isupper((unsigned char)*c) || l >= f->k) {
+			error_at(line, "fraction: generator '%s': no factor '%c' (the %d features are A to %c)", text, *c,
+				 f->k, 'A' + f->k - 1);
+			return -1;
+		}
+		if (l >= base) {
+			error_at(line, "fraction: generator '%s': %c is itself generated: a word is a product of base factors (A to %c)",
+				 text, *c, 'A' + base - 1);
+			return -1;
+		}
+		if (word & (1u << l)) {
+			error_at(line, "fraction: generator '%s': %c twice", text, *c);
+			return -1;
+		}
+		word |= 1u << l;
+	}
+	f->gen[x] = word;
+	return 0;
+}
+
+static void do_fraction(int line, int argc, char **argv)
+{
+	static const char usage[] = "usage: fraction FEATURE... generators X=WORD... | fraction FEATURE... resolution N";
+	struct fraction f = { .line = line };
+	unsigned seen = 0;
+	int kw = 1, bad = 0;
+
+	while (kw < argc && strcmp(argv[kw], "generators") && strcmp(argv[kw], "resolution"))
+		kw++;
+	if (kw == argc || kw == argc - 1) {
+		error_at(line, "%s", usage);
+		return;
+	}
+	f.k = kw - 1;
+	if (f.k < 3 || f.k > (int)NR_BITS) {
+		error_at(line, "fraction over %d features: want 3 to %u", f.k, (unsigned)NR_BITS);
+		return;
+	}
+	if (parse_bits(line, f.k, argv + 1, &seen, f.bits))
+		return;
+	if (!strcmp(argv[kw], "resolution")) {
+		unsigned long long r;
+		size_t i;
+
+		if (argc != kw + 2 || parse_uint(argv[kw + 1], 100, &r) || r < 3) {
+			error_at(line, "fraction: resolution '%s': want one whole number, 3 or more (3: main effects "
+				 "free of each other, 4: also of two-factor interactions)", argv[kw + 1]);
+			return;
+		}
+		for (i = 0; i < sizeof(standard_fractions) / sizeof(standard_fractions[0]); i++)
+			if (standard_fractions[i].k == f.k)
+				break;
+		if (i < sizeof(standard_fractions) / sizeof(standard_fractions[0])) {
+			for (f.p = 0; f.p < 4 && standard_fractions[i].generators[f.p]; f.p++)
+				;
+			for (int j = 0; j < f.p; j++)
+				bad |= parse_generator(line, &f, standard_fractions[i].generators[j]);
+		}
+		if (i == sizeof(standard_fractions) / sizeof(standard_fractions[0]) || bad ||
+		    fraction_resolution(&f) < (int)r) {
+			error_at(line, "fraction: no standard fraction of %d features with resolution %llu here "
+				 "(the table has 2^(4-1) IV, 2^(5-1) V, 2^(6-2) IV, 2^(7-3) IV, 2^(8-4) IV): "
+				 "give generators, or use factorial", f.k, r);
+			return;
+		}
+	} else {
+		f.p = argc - kw - 1;
+		if (f.p >= f.k - 1) {
+			error_at(line, "fraction: %d generators for %d features leave fewer than 2 base factors", f.p, f.k);
+			return;
+		}
+		for (int j = kw + 1; j < argc; j++)
+			bad |= parse_generator(line, &f, argv[j]) != 0;
+		if (bad)
+			return;
+		for (int x = f.k - f.p; x < f.k; x++)
+			if (!f.gen[x]) {
+				error_at(line, "fraction: factor %c (%s) has no generator: with %d generators, %c to %c "
+					 "are generated", 'A' + x, project_bits[f.bits[x]], f.p, 'A' + f.k - f.p, 'A' + f.k - 1);
+				return;
+			}
+	}
+	if (fraction_resolution(&f) < 3) {
+		unsigned words[1u << NR_BITS];
+		int n = fraction_words(&f, words);
+
+		for (int i = 0; i < n; i++) {
+			int a = __builtin_ctz(words[i]), b;
+
+			if (__builtin_popcount(words[i]) > 2)
+				continue;
+			if (__builtin_popcount(words[i]) == 1) {
+				error_at(line, "fraction: factor %c (%s) is the word %c of the defining relation: "
+					 "it never changes", 'A' + a, project_bits[f.bits[a]], 'A' + a);
+				continue;
+			}
+			b = 31 - __builtin_clz(words[i]);
+			error_at(line, "fraction: main effects %c (%s) and %c (%s) are aliased (the word %c%c is in "
+				 "the defining relation: resolution 2): no main effect could be told from the other",
+				 'A' + a, project_bits[f.bits[a]], 'A' + b, project_bits[f.bits[b]], 'A' + a, 'A' + b);
+		}
+		return;
+	}
+	if (nr_fractions == MAX_FRACTIONS) {
+		error_at(line, "more than %d fraction lines", MAX_FRACTIONS);
+		return;
+	}
+	fractions[nr_fractions++] = f;
+}
+
+/* The letters of a cell of F (base letters BASE_MASK). */
+static unsigned fraction_cell(const struct fraction *f, unsigned base_mask)
+{
+	unsigned letters = base_mask;
+
+	for (int x = f->k - f->p; x < f->k; x++)
+		if (__builtin_popcount(f->gen[x] & base_mask) % 2)
+			letters |= 1u << x;
+	return letters;
+}
+
+static void expand_fractions(void)
+{
+	for (int i = 0; i < nr_fractions; i++) {
+		const struct fraction *f = &fractions[i];
+
+		for (unsigned b = 0; b < (1u << (f->k - f->p)); b++)
+			if (add_cell(f->line, "fraction", f->bits, f->k, fraction_cell(f, b)))
+				return;
+	}
+}
+
+static void letters_text(unsigned w, char *out)
+{
+	int n = 0;
+
+	for (int l = 0; l < (int)NR_BITS; l++)
+		if (w & (1u << l))
+			out[n++] = (char)('A' + l);
+	out[n] = 0;
+}
+
+/* A word's order in the plan: shorter first, then alphabetical. */
+static int word_cmp_len(const void *pa, const void *pb)
+{
+	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+	char ta[NR_BITS + 1], tb[NR_BITS + 1];
+
+	if (__builtin_popcount(a) != __builtin_popcount(b))
+		return __builtin_popcount(a) - __builtin_popcount(b);
+	letters_text(a, ta);
+	letters_text(b, tb);
+	return strcmp(ta, tb);
+}
+
+/*
+ * The plan's records of each fraction:
+ *   fraction K P RESOLUTION CELLS | factor LETTER FEATURE | generator X=WORD
+ *   defining I=WORD=WORD...
+ *   alias TERM ALIASES: each main effect, then each chain of two-factor
+ *   interactions (its first member) not already named, with its aliases
+ *   of at most two letters ("-": none).
+ */
+static void print_fractions(void)
+{
+	for (int i = 0; i < nr_fractions; i++) {
+		const struct fraction *f = &fractions[i];
+		unsigned words[1u << NR_BITS];
+		int n = fraction_words(f, words);
+		char text[NR_BITS + 1], defining[(NR_BITS + 1) << NR_BITS] = "I";
+		unsigned terms[NR_BITS * (NR_BITS + 1) / 2];
+		int nterms = 0;
+		unsigned char done[1u << NR_BITS] = { 0 };
+
+		printf("fraction\t%d\t%d\t%d\t%d\n", f->k, f->p, fraction_resolution(f), 1 << (f->k - f->p));
+		for (int l = 0; l < f->k; l++)
+			printf("factor\t%c\t%s\n", 'A' + l, project_bits[f->bits[l]]);
+		for (int x = f->k - f->p; x < f->k; x++) {
+			letters_text(f->gen[x], text);
+			printf("generator\t%c=%s\n", 'A' + x, text);
+		}
+		qsort(words, (size_t)n, sizeof(words[0]), word_cmp_len);
+		for (int w = 0; w < n; w++) {
+			letters_text(words[w], text);
+			strcat(defining, "=");
+			strcat(defining, text);
+		}
+		printf("defining\t%s\n", defining);
+		for (int a = 0; a < f->k; a++)
+			terms[nterms++] = 1u << a;
+		for (int a = 0; a < f->k; a++)
+			for (int b = a + 1; b < f->k; b++)
+				terms[nterms++] = 1u << a | 1u << b;
+		for (int t = 0; t < nterms; t++) {
+			unsigned chain[1u << NR_BITS];
+			int nc = 0;
+			char line[4 * (1u << NR_BITS)] = "";
+
+			if (done[terms[t]])
+				continue;
+			for (int w = 0; w < n; w++) {
+				unsigned alias = terms[t] ^ words[w];
+
+				if (__builtin_popcount(alias) <= 2)
+					chain[nc++] = alias;
+			}
+			qsort(chain, (size_t)nc, sizeof(chain[0]), word_cmp_len);
+			for (int c = 0; c < nc; c++) {
+				letters_text(chain[c], text);
+				if (*line)
+					strcat(line, " ");
+				strcat(line, text);
+				done[chain[c]] = 1;
+			}
+			letters_text(terms[t], text);
+			printf("alias\t%s\t%s\n", text, *line ? line : "-");
 		}
 	}
 }
@@ -1411,7 +1731,7 @@ struct directive {
 static const struct directive directives[] = {
 	{ "name", do_name }, { "smp", do_smp }, { "duration", do_duration },
 	{ "reps", do_reps }, { "boots", do_boots }, { "counting", do_counting }, { "trace", do_trace }, { "settle", do_settle }, { "seed", do_seed },
-	{ "combo", do_combo }, { "factorial", do_factorial }, { "tunable", do_tunable },
+	{ "combo", do_combo }, { "factorial", do_factorial }, { "fraction", do_fraction }, { "tunable", do_tunable },
 	{ "workload", do_workload }, { "compare", do_compare }, { "accel", do_accel },
 	{ "pin-vcpus", do_pin }, { "replicate", do_replicate }, { "order", do_order },
 	{ NULL, NULL },
@@ -1455,7 +1775,7 @@ static void parse_line(int line, char *text)
 		;
 	if (!d->name) {
 		error_at(line, "unknown directive '%s' (known: name smp duration reps boots counting trace settle seed "
-			 "order combo factorial replicate tunable workload compare accel pin-vcpus)", argv[0]);
+			 "order combo factorial fraction replicate tunable workload compare accel pin-vcpus)", argv[0]);
 		return;
 	}
 	d->parse(line, argc, argv);
@@ -1517,10 +1837,11 @@ static int parse_file(const char *path)
 			error_at(line, "no 'name' line and the file name is not usable as one");
 	}
 	expand_factorials();
+	expand_fractions();
 	resolve_replicates();
 	check_compares();
 	if (m.nr_combos == 0)
-		error_at(line, "no 'combo' or 'factorial' line: nothing to compare");
+		error_at(line, "no 'combo', 'factorial' or 'fraction' line: nothing to compare");
 	if (m.nr_workloads == 0)
 		error_at(line, "no 'workload' line: nothing to run");
 	return 0;
@@ -1811,6 +2132,7 @@ static void print_plan(void)
 			printf("replicate\t%s\t%s\n", m.combos[i].name,
 			       m.combos[m.combos[i].replicate_of].name);
 	}
+	print_fractions();
 	for (int i = 0; i < m.nr_compares; i++)
 		printf("compare\t%s\t%s\n", m.compares[i].a, m.compares[i].b);
 	for (int i = 0; i < m.nr_workloads; i++) {
@@ -1873,14 +2195,53 @@ static void print_plan(void)
 	free(order);
 }
 
+/*
+ * --workloads KIND,...: drop the file's workload lines of other kinds, so
+ * one workload of a large matrix can be run alone (its plan, seeds and
+ * design are otherwise the file's).  Returns nonzero, having said why, when
+ * a kind names none of the file's workloads or nothing would be left.
+ */
+static int keep_workload_kinds(const char *list)
+{
+	char kinds[TEXT_MAX], *kind, *save;
+	int keep[MAX_WORKLOADS] = { 0 }, bad = 0, n = 0;
+
+	if (strlen(list) >= sizeof(kinds)) {
+		fprintf(stderr, PROG ": --workloads: too long\n");
+		return 1;
+	}
+	strcpy(kinds, list);
+	for (kind = strtok_r(kinds, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+
+		for (int i = 0; i < m.nr_workloads; i++)
+			if (!strcmp(m.workloads[i].kind, kind))
+				keep[i] = found = 1;
+		if (!found) {
+			fprintf(stderr, PROG ": --workloads: the matrix has no '%s' workload\n", kind);
+			bad = 1;
+		}
+	}
+	for (int i = 0; i < m.nr_workloads; i++)
+		if (keep[i])
+			m.workloads[n++] = m.workloads[i];
+	if (!bad && n == 0) {
+		fprintf(stderr, PROG ": --workloads: no kind given\n");
+		bad = 1;
+	}
+	if (!bad)
+		m.nr_workloads = n;
+	return bad;
+}
+
 static void usage(const struct opt_parser *p)
 {
 	(void)p;
 	fputs("usage: matrix-plan [--smp SPEC] [--reps N] [--duration TIME] [--counting on|off]\n"
-	      "                   [--shard K/N] FILE.matrix\n"
+	      "                   [--workloads KIND,...] [--shard K/N] FILE.matrix\n"
 	      "\n"
 	      "Parses and validates FILE.matrix (every bad line is reported as\n"
-	      "FILE:LINE: message), expands combos, factorial cells, replicates,\n"
+	      "FILE:LINE: message), expands combos, factorial and fraction cells, replicates,\n"
 	      "workloads and repetitions, orders each repetition block (order\n"
 	      "williams, the default: each workload's runs together, its combos in\n"
 	      "the order of a Williams design, the workloads' order another; order\n"
@@ -1892,6 +2253,10 @@ static void usage(const struct opt_parser *p)
 	      "  trace 0|1 | tunable NAME VALUE\n"
 	      "  topology SxCxT --smp N|--topology S,C,T\n"
 	      "  combo NAME FEATURES | replicate NAME COMBO (after its combo record)\n"
+	      "  fraction K P RESOLUTION CELLS | factor LETTER FEATURE | generator X=WORD\n"
+	      "  defining I=WORD=... | alias TERM ALIASES (each fraction's letters: every\n"
+	      "  main effect, then each chain of two-factor interactions once; ALIASES\n"
+	      "  the words of at most two letters it is aliased with, space-separated, - none)\n"
 	      "  compare COMBO REFERENCE (run/stats --power --plan sizes its family)\n"
 	      "  workload TEXT | file TEXT HOSTPATH GUESTNAME\n"
 	      "  run SEQ TOPOLOGY COMBO FEATURES REP WORKLOAD BOOT | runs N | estimate_s N\n"
@@ -1899,6 +2264,9 @@ static void usage(const struct opt_parser *p)
 	      "pjtload workloads are checked by pjtload's own parser against each\n"
 	      "topology's vCPUs; two workloads that parse the same are a duplicate.\n"
 	      "--smp, --reps, --duration, --counting replace what the file says (--smp: all smp lines).\n"
+	      "--workloads KIND,...: keep only the file's workload lines of these kinds\n"
+	      "(duty, fork, hackbench, ...: the line's first word); a kind the file does not\n"
+	      "have is refused.\n"
 	      "--shard K/N: only the runs of the K-th of N shards (N at most boots): boot B\n"
 	      "of every topology goes to shard (B-1) % N + 1, so each shard holds whole\n"
 	      "repetition blocks; seq numbers and order are the whole plan's.  Adds the\n"
@@ -1913,12 +2281,12 @@ static void usage(const struct opt_parser *p)
 int main(int argc, char **argv)
 {
 	const char *smp_override = NULL, *reps_override = NULL, *duration_override = NULL;
-	const char *counting_override = NULL, *shard_arg = NULL;
+	const char *counting_override = NULL, *shard_arg = NULL, *workloads_kept = NULL;
 	const char *path;
 	int usage_errors = 0;
 	struct opt_parser opt;
 
-	opt_init(&opt, PROG, "smp= reps= duration= counting= shard=", usage, argc - 1, argv + 1);
+	opt_init(&opt, PROG, "smp= reps= duration= counting= workloads= shard=", usage, argc - 1, argv + 1);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "smp"))
 			smp_override = opt.value;
@@ -1928,6 +2296,8 @@ int main(int argc, char **argv)
 			duration_override = opt.value;
 		else if (opt_is(&opt, "counting"))
 			counting_override = opt.value;
+		else if (opt_is(&opt, "workloads"))
+			workloads_kept = opt.value;
 		else if (opt_is(&opt, "shard"))
 			shard_arg = opt.value;
 	}
@@ -1981,6 +2351,8 @@ int main(int argc, char **argv)
 			m.duration_line = 0;
 			do_duration(0, 2, one);
 		}
+		if (workloads_kept && keep_workload_kinds(workloads_kept))
+			usage_errors++;
 		for (int i = file_errors; i < nr_errors; i++) {
 			fprintf(stderr, PROG ": --%s\n", errors[i].text);
 			usage_errors++;

@@ -716,34 +716,223 @@ static void find_designs(const struct analysis *a, struct study *s)
 		for (int b = 0; b < 32; b++)
 			if (sets[i] & (UINT32_C(1) << b))
 				d->factor_bits[d->k++] = UINT32_C(1) << b;
+		d->ncells = 1 << d->k;
+		d->nwords = d->resolution = 0;
 		for (uint32_t cell = 0; cell < (UINT32_C(1) << d->k); cell++) {
 			uint32_t bits = d->base;
 
 			for (int j = 0; j < d->k; j++)
 				if (cell & (UINT32_C(1) << j))
 					bits |= d->factor_bits[j];
+			d->cell_levels[cell] = cell;
 			d->cell_group[cell] = group_with_bits(a, s, bits);
 		}
 		s->ndesigns++;
 	}
-	if (!s->ndesigns)
-		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits");
 }
 
-/* A main effect over 2^(k-1) pairs of cells; an interaction A:B over
- * 2^(k-2) quartets, so that it is the ratio of ratios (A's ratio with B
- * over A's ratio without B), not its square root. */
-static double contrast(int k, uint32_t term, const double *cell_values)
+/* CELL (bits) is one of full design D's cells. */
+static int in_full_design(const struct design *d, uint32_t cell)
+{
+	uint32_t set = 0;
+
+	for (int i = 0; i < d->k; i++)
+		set |= d->factor_bits[i];
+	return (cell & ~set) == d->base;
+}
+
+/*
+ * Regular fractions among the combinations: a base set B and a set V of
+ * bit sets closed under symmetric difference (a linear space over GF(2),
+ * 0 included), every B | v a combination, v disjoint from B.  The factors
+ * are V's bits S; with |S| > dim V it is a 2^(|S|-p) fraction whose
+ * defining relation is every nonempty W within S meeting each v in an
+ * even number of bits.  Kept when its resolution (the shortest word) is
+ * at least 3, so that no two main effects are aliased, when it is not
+ * inside a full design already found and not inside a larger fraction.
+ * Each combination not yet in a closed set of this base starts a greedy
+ * closure (adding v when B | (u ^ v) is a combination for every u already
+ * in V): one pass finds the largest closed set holding the start, since a
+ * v that cannot join now cannot join a larger V either.  Skipping starts
+ * already in a set keeps a full 2^8 matrix (256 combinations) to one
+ * closure per base.
+ */
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+
+	return (x > y) - (x < y);
+}
+
+static void find_fractions(const struct analysis *a, struct study *s)
+{
+	int nfull = s->ndesigns, found = 0;
+	struct design *fr = xmalloc(MAX_DESIGNS * sizeof(struct design));
+	uint32_t *all = xmalloc((s->ngroups + 1) * sizeof(uint32_t));
+	char *covered = xmalloc(s->ngroups + 1);
+
+	for (int g = 0; g < s->ngroups; g++)
+		all[g] = a->combos[s->groups[g].combo].bits;
+	qsort(all, s->ngroups, sizeof(uint32_t), cmp_u32);
+#define HAS_BITS(x) (bsearch(&(uint32_t){ (x) }, all, s->ngroups, sizeof(uint32_t), cmp_u32) != NULL)
+	for (int g = 0; g < s->ngroups; g++) {
+		uint32_t base = a->combos[s->groups[g].combo].bits;
+
+		memset(covered, 0, s->ngroups);
+		for (int start = 0; start < s->ngroups && found < MAX_DESIGNS; start++) {
+			uint32_t space[256], support = 0, words[256];
+			int n = 1, dim = 0, nwords = 0, res = 99, dup = 0;
+			struct design *d = &fr[found];
+
+			if (covered[start])
+				continue;
+			space[0] = 0;
+			for (int i = 0; i < s->ngroups; i++) {
+				int gi = (start + i) % s->ngroups, ok = 1;
+				uint32_t v = a->combos[s->groups[gi].combo].bits;
+
+				if ((v & base) != base || !(v &= ~base) || n >= 128)
+					continue;
+				for (int u = 0; u < n && ok; u++)
+					ok = space[u] != v && HAS_BITS(base | (space[u] ^ v));
+				if (!ok)
+					continue;
+				for (int u = 0; u < n; u++)
+					space[n + u] = space[u] ^ v;
+				n *= 2;
+				dim++;
+				support |= v;
+			}
+			for (int i = 0; i < s->ngroups; i++) {
+				uint32_t v = a->combos[s->groups[i].combo].bits;
+
+				for (int u = 0; u < n && !covered[i]; u++)
+					covered[i] = (v & base) == base && (v & ~base) == space[u];
+			}
+			if (dim < 2 || popcount(support) <= dim || popcount(support) > 8)
+				continue; /* a full factorial (find_designs) or too small */
+			for (uint32_t w = support; w; w = (w - 1) & support) {
+				int even = 1;
+
+				for (int u = 0; u < n && even; u++)
+					even = popcount(w & space[u]) % 2 == 0;
+				if (even) {
+					words[nwords++] = w;
+					if (popcount(w) < res)
+						res = popcount(w);
+				}
+			}
+			if (res < 3)
+				continue;
+			for (int f = 0; f < nfull && !dup; f++) {
+				int inside = 1;
+
+				for (int u = 0; u < n && inside; u++)
+					inside = in_full_design(&s->designs[f], base | space[u]);
+				dup = inside;
+			}
+			for (int f = 0; f < found && !dup; f++) {
+				int inside = 1;
+
+				for (int u = 0; u < n && inside; u++) {
+					int hit = 0;
+
+					for (int c = 0; c < fr[f].ncells && !hit; c++)
+						hit = a->combos[s->groups[fr[f].cell_group[c]].combo].bits == (base | space[u]);
+					inside = hit;
+				}
+				if (inside && fr[f].ncells >= n)
+					dup = 1;
+				else if (inside) /* fr[f] is inside this larger one */
+					fr[f].ncells = 0;
+			}
+			if (dup)
+				continue;
+			d->base = base;
+			d->k = 0;
+			for (int b = 0; b < 32; b++)
+				if (support & (UINT32_C(1) << b))
+					d->factor_bits[d->k++] = UINT32_C(1) << b;
+			d->ncells = n;
+			for (int u = 0; u < n; u++) {
+				d->cell_levels[u] = 0;
+				for (int i = 0; i < d->k; i++)
+					if (space[u] & d->factor_bits[i])
+						d->cell_levels[u] |= UINT32_C(1) << i;
+				d->cell_group[u] = group_with_bits(a, s, base | space[u]);
+			}
+			d->nwords = 0;
+			for (int w = 0; w < nwords; w++) {
+				uint32_t lw = 0;
+
+				for (int i = 0; i < d->k; i++)
+					if (words[w] & d->factor_bits[i])
+						lw |= UINT32_C(1) << i;
+				d->words[d->nwords++] = lw;
+			}
+			d->resolution = res;
+			found++;
+		}
+	}
+#undef HAS_BITS
+	s->designs = xrealloc(s->designs, (nfull + found + 1) * sizeof(struct design));
+	for (int f = 0; f < found; f++)
+		if (fr[f].ncells)
+			s->designs[s->ndesigns++] = fr[f];
+	free(fr);
+	free(all);
+	free(covered);
+	if (!s->ndesigns)
+		s->skip_effects = xstrdup("no factorial design: the combinations do not include all 2^k cells of any two or more bits, nor a regular fraction of resolution 3 or more");
+}
+
+/* TERM's aliases in fraction DS: TERM ^ W for each word W. */
+static int term_aliases(const struct design *ds, uint32_t term, uint32_t *out)
+{
+	int n = 0;
+
+	for (int w = 0; w < ds->nwords; w++)
+		out[n++] = term ^ ds->words[w];
+	return n;
+}
+
+char *alias_names(const struct analysis *a, const struct study *st, int design, uint32_t term)
+{
+	const struct design *ds = &st->designs[design];
+	uint32_t al[256];
+	int n = term_aliases(ds, term, al);
+	char *text = xstrdup("");
+
+	for (int order = 1; order <= 2; order++)
+		for (int i = 0; i < n; i++) {
+			char *name, *joined;
+
+			if (popcount(al[i]) != order)
+				continue;
+			name = term_name(a, st, design, al[i]);
+			joined = xasprintf("%s%s%s", text, *text ? " = " : "", name);
+			free(name);
+			free(text);
+			text = joined;
+		}
+	return text;
+}
+
+/* A main effect over the design's cells, half with the bit and half
+ * without; an interaction A:B over quarters, so that it is the ratio of
+ * ratios (A's ratio with B over A's ratio without B), not its square
+ * root. A full design's cells or a fraction's of resolution 3 or more
+ * hold every level pair of two factors equally often. */
+static double contrast(const struct design *ds, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
-	uint32_t cells = UINT32_C(1) << k;
 
-	for (uint32_t c = 0; c < cells; c++) {
-		int sign = popcount(term & ~c) % 2 ? -1 : 1;
+	for (int c = 0; c < ds->ncells; c++) {
+		int sign = popcount(term & ~ds->cell_levels[c]) % 2 ? -1 : 1;
 
 		sum += sign * cell_values[c];
 	}
-	return sum / (cells >> popcount(term));
+	return sum / (ds->ncells >> popcount(term));
 }
 
 static void compute_effects(const struct analysis *a, struct study *s)
@@ -757,14 +946,24 @@ static void compute_effects(const struct analysis *a, struct study *s)
 	s->effects = xmalloc((cap ? cap : 1) * sizeof(struct effect));
 	for (int i = 0; i < s->ndesigns; i++) {
 		const struct design *ds = &s->designs[i];
-		uint32_t cells = UINT32_C(1) << ds->k, terms[64];
+		uint32_t cells = (uint32_t)ds->ncells, terms[64];
 		int nterms = 0;
 
 		for (int x = 0; x < ds->k; x++)
 			terms[nterms++] = UINT32_C(1) << x;
+		/* in a fraction, one interaction per alias chain, none that is a
+		 * main effect's contrast (resolution 3) */
 		for (int x = 0; x < ds->k; x++)
-			for (int y = x + 1; y < ds->k; y++)
-				terms[nterms++] = (UINT32_C(1) << x) | (UINT32_C(1) << y);
+			for (int y = x + 1; y < ds->k; y++) {
+				uint32_t t = (UINT32_C(1) << x) | (UINT32_C(1) << y), al[256];
+				int n = term_aliases(ds, t, al), keep = 1;
+
+				for (int j = 0; j < n && keep; j++)
+					for (int u = 0; u < nterms && keep; u++)
+						keep = al[j] != terms[u];
+				if (keep)
+					terms[nterms++] = t;
+			}
 		for (int m = 0; m < a->nmetrics; m++) {
 			double *per_block = xmalloc((size_t)nterms * (s->nblocks + 1) * sizeof(double));
 			int nb = 0;
@@ -795,7 +994,7 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				if (c < cells)
 					continue; /* an incomplete block */
 				for (int t = 0; t < nterms; t++)
-					per_block[(size_t)t * (s->nblocks + 1) + nb] = contrast(ds->k, terms[t], y);
+					per_block[(size_t)t * (s->nblocks + 1) + nb] = contrast(ds, terms[t], y);
 				boot[nb++] = s->block_boot[b];
 			}
 			for (int t = 0; t < nterms && nb; t++) {
@@ -1176,6 +1375,7 @@ static void build_study(struct analysis *a, struct study *st, const int *rows, i
 	free(scratch);
 	free(iscratch);
 	find_designs(a, st);
+	find_fractions(a, st);
 	if (st->ndesigns)
 		compute_effects(a, st);
 	declared_comparisons(a, st);

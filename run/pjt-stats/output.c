@@ -374,7 +374,7 @@ void write_effects(const struct analysis *a, const char *path)
 	FILE *f = open_output(path);
 
 	fputs("topology,workload,metric,primary,term,order,design,base,cells,baseline,effect,ci_lo,ci_hi,"
-	      "ci_level,units,unit,p,q,sig,note\n", f);
+	      "ci_level,units,unit,p,q,sig,note,aliases\n", f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 
@@ -384,16 +384,20 @@ void write_effects(const struct analysis *a, const char *path)
 			char *term = term_name(a, st, ef->design, ef->term);
 			char *design = design_name(a, st, ef->design);
 			char *base = base_name(a, ds->base);
+			char *aliases = alias_names(a, st, ef->design, ef->term);
 
 			csv_text(f, st->topology);
 			fputc(',', f);
 			csv_text(f, st->workload);
 			fprintf(f, ",%s,%d,%s,%d,%s,%s,%d", a->metric_names[ef->metric],
 				ef->c.primary, term, __builtin_popcount(ef->term), design, base,
-				1 << ds->k);
+				ds->ncells);
 			csv_number(f, ef->baseline);
 			csv_comparison(f, &ef->c);
+			fputc(',', f);
+			csv_text(f, aliases);
 			fputc('\n', f);
+			free(aliases);
 			free(term);
 			free(design);
 			free(base);

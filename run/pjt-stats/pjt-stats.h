@@ -185,11 +185,18 @@ struct group {               /* one study x one combo */
 };
 
 /* A 2^k design: the cells base | T for every subset T of the k factors. */
+/* A full 2^k factorial (nwords 0: cells 2^k, cell c's levels c) or a
+ * regular fraction (its defining relation's nwords words, over the
+ * factors' indexes; resolution the shortest word's length). */
 struct design {
 	uint32_t base;
 	int k;
 	uint32_t factor_bits[8];
-	int cell_group[256];     /* cell mask (over factor_bits order) -> group */
+	int ncells;
+	uint32_t cell_levels[256]; /* cell -> its levels (bit i: factor_bits[i] set) */
+	int cell_group[256];     /* cell -> group */
+	int nwords, resolution;
+	uint32_t words[256];
 };
 
 struct effect {
@@ -256,6 +263,8 @@ int metric_index(const struct analysis *a, const char *name);
 int study_group_of(const struct study *s, int combo); /* -1 absent */
 char *term_name(const struct analysis *a, const struct study *s, int design, uint32_t term);
 char *design_name(const struct analysis *a, const struct study *st, int design);
+/* A fraction's term's aliases of at most two bits, "A:B = C:D" ("": none) */
+char *alias_names(const struct analysis *a, const struct study *st, int design, uint32_t term);
 char *base_name(const struct analysis *a, uint32_t bits); /* "none" or A+B */
 /* "unit" interval for a set of paired units (sorted in place). */
 void comparison_of_units(struct comparison *c, double *units, int n, const char *unit);
@@ -324,7 +333,16 @@ struct design_power {
 	double threshold;        /* Holm's first: FAMILY_ALPHA / family */
 	double power, power_t3;  /* normal and heavy-tailed (t3) units */
 	double half_width;       /* median, log scale */
+	int procedure;           /* the test simulated */
+	int cells;               /* a main effect over this many cells, or 0: a pair */
 };
+/* A main effect of a two-level design (full or fraction) of CELLS cells:
+ * marginal, so the effects' test (the sign test) at FAMILY_ALPHA; its
+ * per-block contrast, half the cells' mean log against the other half's,
+ * has 2/CELLS of a paired ratio's variance when the cells vary alike and
+ * independently, so T1 and S2 are scaled by it. */
+void effect_power(struct design_power *dp, int boots, int blocks, int cells, double effect, double t1,
+		  double s2);
 void design_power(struct design_power *dp, int boots, int blocks, int family, double effect, double t1,
 		  double s2);
 void print_design_power(FILE *f, const char *what, const struct design_power *dp, double t1, double s2,

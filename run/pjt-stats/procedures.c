@@ -313,11 +313,36 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 	dp->family = family ? family : 1;
 	dp->effect = effect;
 	dp->threshold = FAMILY_ALPHA / dp->family;
-	dp->power = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->procedure = CONFIRMATORY_PROCEDURE;
+	dp->cells = 0;
+	dp->power = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 			     &dp->half_width);
 	md.kind = MODEL_T3;
-	dp->power_t3 = simulate(CONFIRMATORY_PROCEDURE, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+	dp->power_t3 = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
 				&hw);
+}
+
+void effect_power(struct design_power *dp, int boots, int blocks, int cells, double effect, double t1,
+		  double s2)
+{
+	struct rng r = { BASE_SEED };
+	double scale = 2.0 / cells;
+	struct model md = { MODEL_NORMAL, scale * (boots == 1 ? s2 : t1 + s2 / blocks), NULL, 0, 0, 0, NULL, NULL,
+			    NULL };
+	int units = boots == 1 ? blocks : boots;
+	double hw;
+
+	dp->boots = boots;
+	dp->blocks = blocks;
+	dp->family = 1;
+	dp->effect = effect;
+	dp->threshold = FAMILY_ALPHA;
+	dp->procedure = PROC_SIGN;
+	dp->cells = cells;
+	dp->power = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
+			     &dp->half_width);
+	md.kind = MODEL_T3;
+	dp->power_t3 = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r, &hw);
 }
 
 void print_design_power(FILE *f, const char *what, const struct design_power *dp, double t1, double s2,
@@ -331,10 +356,15 @@ void print_design_power(FILE *f, const char *what, const struct design_power *dp
 	char *variance = dp->boots == 1 ? xasprintf("%.4g = S2", s2)
 		: xasprintf("%.4g = T1 %.4g + S2 %.4g / %d", t1 + s2 / dp->blocks, t1, s2, dp->blocks);
 
-	fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
-		what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
-		procedure_names[CONFIRMATORY_PROCEDURE], FAMILY_ALPHA, dp->family, dp->threshold, h, variance,
-		source);
+	if (dp->cells) /* a main effect: marginal, no Holm */
+		fprintf(f, "%s: a %g%% change (ratio %.3g) in a main effect over %d cells with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at %g (marginal, as effects are); expected interval half-width %s; unit variance 2/%d x the pair's %s (%s)\n",
+			what, dp->effect * 100, 1 - dp->effect, dp->cells, design, dp->power, dp->power_t3,
+			procedure_names[dp->procedure], dp->threshold, h, dp->cells, variance, source);
+	else
+		fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
+			what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
+			procedure_names[dp->procedure], FAMILY_ALPHA, dp->family, dp->threshold, h, variance,
+			source);
 	free(h);
 	free(design);
 	free(variance);
@@ -344,7 +374,7 @@ static void power_help(const struct opt_parser *p)
 {
 	(void)p;
 	puts("usage: run/stats --power --boots N --blocks K [--family F] [--effect PCT] [--pilot DIR]\n"
-	     "                         [--what TEXT]\n"
+	     "                         [--what TEXT] [--cells N]\n"
 	     "       run/stats --power --plan PLAN [--effect PCT] [--pilot DIR]\n"
 	     "The probability that N boots x K blocks per boot resolve a change of PCT (default\n"
 	     "30%: a ratio of 0.7) in the declared comparison's primary endpoint at Holm's first\n"
@@ -359,6 +389,11 @@ static void power_help(const struct opt_parser *p)
 	     "use (analysis.c's declared_family: compare lines x topologies x workloads that\n"
 	     "measure pulls; a crash workload measures nothing); \"no compare line: ...\" when the\n"
 	     "plan declares nothing. run/matrix --dry-run prints these lines.\n"
+	     "--cells N: instead, a main effect of a two-level design of N cells (a fraction's\n"
+	     "or a full factorial's), tested as effects are (the sign test at 0.05, marginal):\n"
+	     "its per-block contrast has 2/N of the pair's variance (cells varying alike and\n"
+	     "independently). With --plan, the plan's fraction records add one such line each\n"
+	     "(N the fraction's cells, the effect 20% unless --effect).\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
@@ -367,6 +402,8 @@ static void power_help(const struct opt_parser *p)
 struct plan_design {
 	int ncompares, boots, blocks, family;
 	char **compares; /* "A B" */
+	int nfractions;
+	char **fractions; /* "K P CELLS" of each fraction record */
 };
 
 static void read_plan_design(const char *path, struct plan_design *pd)
@@ -399,6 +436,14 @@ static void read_plan_design(const char *path, struct plan_design *pd)
 				die_input("%s:%d: a compare record wants two names", path, line);
 			pd->compares = xrealloc(pd->compares, (pd->ncompares + 1) * sizeof(char *));
 			pd->compares[pd->ncompares++] = xasprintf("%s %s", a, b);
+		} else if (!strcmp(kind, "fraction")) {
+			/* fraction K P RESOLUTION CELLS */
+			char *resolution = strtok_r(NULL, "\t", &ws), *cells = strtok_r(NULL, "\t", &ws);
+
+			if (!a || !b || !resolution || !cells)
+				die_input("%s:%d: a fraction record wants K P RESOLUTION CELLS", path, line);
+			pd->fractions = xrealloc(pd->fractions, (pd->nfractions + 1) * sizeof(char *));
+			pd->fractions[pd->nfractions++] = xasprintf("%s %s %s", a, b, cells);
 		}
 	}
 	free(text);
@@ -414,15 +459,16 @@ static void read_plan_design(const char *path, struct plan_design *pd)
 int power_main(int argc, char **argv)
 {
 	struct opt_parser opt;
-	int boots = 0, blocks = 0, family = 1;
+	int boots = 0, blocks = 0, family = 1, cells = 0;
 	double effect = 0.3, t1 = DEFAULT_T1, s2 = DEFAULT_S2;
+	int effect_given = 0;
 	const char *pilot = NULL, *what = "power", *plan = NULL;
 	char *source = DEFAULT_VARIANCE_SOURCE;
 	struct design_power dp;
 	struct plan_design pd;
 
-	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= plan=", power_help, argc,
-		 argv);
+	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= plan= cells=", power_help,
+		 argc, argv);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "boots"))
 			boots = (int)number_option(&opt, 1, 1000);
@@ -430,14 +476,18 @@ int power_main(int argc, char **argv)
 			blocks = (int)number_option(&opt, 1, 1000);
 		else if (opt_is(&opt, "family"))
 			family = (int)number_option(&opt, 1, 10000);
-		else if (opt_is(&opt, "effect"))
+		else if (opt_is(&opt, "effect")) {
 			effect = number_option(&opt, 0.1, 99) / 100;
+			effect_given = 1;
+		}
 		else if (opt_is(&opt, "pilot"))
 			pilot = opt.value;
 		else if (opt_is(&opt, "what"))
 			what = opt.value;
 		else if (opt_is(&opt, "plan"))
 			plan = opt.value;
+		else if (opt_is(&opt, "cells"))
+			cells = (int)number_option(&opt, 4, 256);
 	}
 	if (opt.noperands || (plan ? boots || blocks || family != 1 : !boots || !blocks))
 		opt_error(opt.tool, "wants --boots N and --blocks K, or --plan PLAN (without them), and no operand");
@@ -445,7 +495,10 @@ int power_main(int argc, char **argv)
 		die_input("run/stats --power: %s: no declared comparison with a two-level variance on its primary endpoint (a compare line, two boots)",
 			  pilot);
 	if (!plan) {
-		design_power(&dp, boots, blocks, family, effect, t1, s2);
+		if (cells)
+			effect_power(&dp, boots, blocks, cells, effect, t1, s2);
+		else
+			design_power(&dp, boots, blocks, family, effect, t1, s2);
 		print_design_power(stdout, what, &dp, t1, s2, source);
 		return 0;
 	}
@@ -461,5 +514,20 @@ int power_main(int argc, char **argv)
 		free(pd.compares[i]);
 	}
 	free(pd.compares);
+	/* each fraction's main effects (marginal): a 20% change, the pulls
+	 * target of the per-bit question */
+	for (int i = 0; i < pd.nfractions; i++) {
+		int k, p, n;
+		char *line;
+
+		if (sscanf(pd.fractions[i], "%d %d %d", &k, &p, &n) != 3 || n < 4 || n > 256)
+			die_input("%s: fraction record '%s': want K P CELLS", plan, pd.fractions[i]);
+		line = xasprintf("fraction 2^(%d-%d) main effect", k, p);
+		effect_power(&dp, pd.boots, pd.blocks, n, effect_given ? effect : 0.2, t1, s2);
+		print_design_power(stdout, line, &dp, t1, s2, source);
+		free(line);
+		free(pd.fractions[i]);
+	}
+	free(pd.fractions);
 	return 0;
 }

@@ -1653,7 +1653,16 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 			if (*changes) {
 				char *eut = eu.n == u.n ? xstrdup("") : units_text(&eu);
 
+				char *al = alias_names(a, st, ef->design, ef->term);
+
 				term = term_name(a, st, ef->design, ef->term);
+				if (*al) {
+					char *both = xasprintf("%s (aliased with %s)", term, al);
+
+					free(term);
+					term = both;
+				}
+				free(al);
 				text = xasprintf("%s %s (factorial effect, %s%s%s): %s.",
 						 __builtin_popcount(ef->term) > 1 ? "Interaction" : "Bit", term,
 						 __builtin_popcount(ef->term) > 1
@@ -1852,8 +1861,13 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 			if (st->effects[e].design == i && a->primary[st->effects[e].metric])
 				note_units(&u, &st->effects[e].c);
 		units = units_text(&u);
-		title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; A:B is the two-way interaction (all metrics in effects.csv):",
-				  i + 1, design, 1 << ds->k, base, units);
+		if (ds->nwords)
+			title = xasprintf("Fractional factorial design %d over %s (2^(%d-%d), resolution %d: %d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; each names what it is aliased with (up to two-bit interactions): an aliased pair is one contrast, the sum of both; A:B is the two-way interaction, one per alias chain (all metrics in effects.csv):",
+					  i + 1, design, ds->k, ds->k - __builtin_ctz((unsigned)ds->ncells), ds->resolution,
+					  ds->ncells, base, units);
+		else
+			title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; A:B is the two-way interaction (all metrics in effects.csv):",
+					  i + 1, design, ds->ncells, base, units);
 		para(d, title);
 		free(title);
 		free(units);
@@ -1868,6 +1882,14 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 			if (ef->design != i || !a->primary[ef->metric])
 				continue;
 			row[0] = term_name(a, st, i, ef->term);
+			if (ds->nwords) {
+				char *al = alias_names(a, st, i, ef->term), *named;
+
+				named = xasprintf("%s (aliased: %s)", row[0], *al ? al : "none up to two bits");
+				free(row[0]);
+				free(al);
+				row[0] = named;
+			}
 			row[1] = (char *)metric;
 			row[2] = comparison_cell(&ef->c, 0, &u, &nl);
 			table_row(d, row, 3, 0);

@@ -65,6 +65,48 @@ check "a factorial cell equal to a named combo keeps the combo's name" \
 check "factorial names join their bits with + in the order written" \
 	grep -q "^combo	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS	" "$tmp/fact.plan"
 
+# The 2^(8-4) resolution-IV fraction against the published table (NIST
+# Dataplot DEXRES4: 5=234 6=134 7=123 8=124; its defining relation and
+# two-factor alias chains as in Montgomery's table of 2^(k-p) designs).
+plan "$fixtures/good-fraction.matrix" >"$tmp/frac.plan"
+sed 's/generators.*/resolution 4/' "$fixtures/good-fraction.matrix" >"$tmp/frac-res.matrix"
+plan "$tmp/frac-res.matrix" >"$tmp/frac-res.plan"
+check "fraction resolution 4 over 8 features takes the standard 2^(8-4) generators E=BCD F=ACD G=ABC H=ABD" \
+	test "$(value generator <"$tmp/frac-res.plan" | tr '\n' ' ')" = "E=BCD F=ACD G=ABC H=ABD "
+check "2^(8-4) IV: 16 cells (all8 and stock keep their combo names), resolution 4" \
+	sh -c "[ \"\$(grep -c '^combo	' '$tmp/frac.plan')\" = 16 ] && grep -q '^fraction	8	4	4	16$' '$tmp/frac.plan' &&
+	       grep -q '^combo	all8	' '$tmp/frac.plan' && ! grep -q '^combo	PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+PJT_CLASSIFY+LEGACY_LOAD	' '$tmp/frac.plan' &&
+	       grep -q '^combo	PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST	PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST$' '$tmp/frac.plan'"
+check "2^(8-4) IV: the defining relation is the published one (14 words of 4 letters and ABCDEFGH)" \
+	test "$(value defining <"$tmp/frac.plan")" = "I=ABCG=ABDH=ABEF=ACDF=ACEH=ADEG=AFGH=BCDE=BCFH=BDFG=BEGH=CDGH=CEFG=DEFH=ABCDEFGH"
+cat >"$tmp/frac-alias.expected" <<'EOT'
+A -
+B -
+C -
+D -
+E -
+F -
+G -
+H -
+AB CG DH EF
+AC BG DF EH
+AD BH CF EG
+AE BF CH DG
+AF BE CD GH
+AG BC DE FH
+AH BD CE FG
+EOT
+awk -F'\t' '$1 == "alias" { print $2, $3 }' "$tmp/frac.plan" >"$tmp/frac-alias"
+check "2^(8-4) IV: main effects clear of two-factor interactions, the 28 two-factor interactions in 7 chains of 4" \
+	cmp -s "$tmp/frac-alias" "$tmp/frac-alias.expected"
+check "a fraction that aliases two main effects (E=A) is refused at its FILE:LINE" \
+	sh -c "'$plan_tool' '$fixtures/bad-fraction.matrix' 2>&1 >/dev/null | grep -q '^$fixtures/bad-fraction.matrix:5: fraction: main effects A (PJT_SHORT_TASKS) and E (PJT_IDLEST) are aliased'"
+sed 's/^fraction \(.*\) generators .*/fraction \1 generators D=AB/; s/PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD//; /all8/d' \
+	"$fixtures/good-fraction.matrix" >"$tmp/frac3.matrix"
+plan "$tmp/frac3.matrix" >"$tmp/frac3.plan"
+check "2^(4-1) III by D=AB: main effects aliased with two-factor interactions (A = BD, D = AB) in the plan" \
+	sh -c "grep -q '^alias	A	BD$' '$tmp/frac3.plan' && grep -q '^alias	D	AB$' '$tmp/frac3.plan' && grep -q '^fraction	4	1	3	8$' '$tmp/frac3.plan'"
+
 plan "$fixtures/good-topologies.matrix" >"$tmp/topo.plan"
 check "3 topologies x 2 combos x 5 workloads x 3 reps = 90 runs" \
 	test "$(count run <"$tmp/topo.plan")" = 90
@@ -400,6 +442,13 @@ check "counting on: the plan says counting 1, the guest plan sets it" \
 	       '$top/run/matrix' --print-guest-plan '$tmp/counting.matrix' | grep -q '^matrix_counting 1\$'"
 check "--counting off overrides the file's counting on" \
 	sh -c "'$plan_tool' --counting off '$tmp/counting.matrix' | grep -q '^counting	0\$'"
+printf 'combo stock\nworkload duty threads=2\nworkload fork\nworkload pingpong pairs=1\nworkload fork rate=50\n' >"$tmp/kinds.matrix"
+check "--workloads fork,pingpong keeps those kinds' workload lines only (both forks), in the file's order" \
+	sh -c "'$plan_tool' --workloads fork,pingpong '$tmp/kinds.matrix' | awk -F'\t' '\$1 == \"workload\" { printf \"%s;\", \$2 }' |
+	       grep -qx 'fork;pingpong pairs=1;fork rate=50;'"
+"$plan_tool" --workloads duty,hackbench "$tmp/kinds.matrix" >/dev/null 2>"$tmp/err"
+check "--workloads naming a kind the matrix lacks is refused (exit 2, the kind named)" \
+	sh -c "[ $? = 2 ] && grep -q \"no 'hackbench' workload\" '$tmp/err'"
 printf 'counting yes\ncombo stock\nworkload fork\n' >"$tmp/counting-bad.matrix"
 "$plan_tool" "$tmp/counting-bad.matrix" >/dev/null 2>"$tmp/err"
 check "counting takes on or off only (FILE:LINE)" \
@@ -658,6 +707,18 @@ if [ -x "$matrix" ]; then
 	check "rfc.matrix declares the RFC's change and its decomposition, each with power at least 0.8 for a 30% change at Holm's 0.05 / 3" \
 		sh -c "[ \$(grep -E '^compare (rfc-after rfc-before|rfc-pelt rfc-before|rfc-after rfc-pelt): a 30% change .* with 10 boots x 2 blocks per boot: power ' '$tmp/o' |
 		       grep 'Holm.s first threshold 0.05 / 3 = 0.0167;' | awk '{ sub(/.*: power /, \"\") } \$1 + 0 >= 0.8' | wc -l) = 3 ]"
+	"$matrix" --dry-run "$top/feat-matrix/bits.matrix" >"$tmp/o" 2>&1
+	check "bits.matrix: the 2^(8-4) IV fraction (16 cells and the 3 reference points riding along), its alias chains shown, 456 runs" \
+		sh -c "grep -q '^fraction 2^(8-4), resolution 4, 16 cells; factors A=PJT_SHORT_TASKS .* H=LEGACY_LOAD$' '$tmp/o' &&
+		       grep -q '^alias    AB  = CG = DH = EF$' '$tmp/o' && grep -q '^alias    A   = (none up to two-factor interactions)$' '$tmp/o' &&
+		       [ \$(grep -c '^combo ' '$tmp/o') = 19 ] && grep -q '^456 runs;' '$tmp/o'"
+	check "bits.matrix: --dry-run: each main effect resolves a 20% change with power at least 0.8 (sign test, 6 boots)" \
+		sh -c "grep '^fraction 2^(8-4) main effect: a 20% change (ratio 0.8) in a main effect over 16 cells with 6 boots x 1 block per boot: power ' '$tmp/o' |
+		       awk '{ sub(/.*: power /, \"\") } { exit !(\$1 + 0 >= 0.8) }'"
+	sed 's/^boots .*/boots 5/; s/^reps .*/reps 5/' "$top/feat-matrix/bits.matrix" >"$tmp/bits5.matrix"
+	"$matrix" --dry-run "$tmp/bits5.matrix" >"$tmp/o" 2>&1
+	check "a fraction's main effects with 5 boots: power 0.00 (the sign test's smallest p, 2/2^5, is above 0.05)" \
+		grep -q '^fraction 2^(8-4) main effect: .* with 5 boots x 1 block per boot: power 0.00 ' "$tmp/o"
 	"$matrix" --dry-run "$top/feat-matrix/rfc-wide.matrix" >"$tmp/o" 2>&1
 	check "rfc-wide.matrix: --dry-run says its 6 boots of 1 block have no power at Holm's 0.05 / 12 (2/2^6 > 0.00417)" \
 		grep -q '^compare rfc-after rfc-before: a 30% change (ratio 0.7) with 6 boots x 1 block per boot: power 0.00 .*Holm.s first threshold 0.05 / 12 = 0.00417;' "$tmp/o"

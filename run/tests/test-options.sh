@@ -165,6 +165,13 @@ check "run/trace-boots --kernel=K x: N not a number, refused before anything boo
 check "run/trace-boots 2 --kernel NOSUCH (option after N): refused, naming the kernel" \
 	refused run/trace-boots "kernel $tmp/nosuch not found (make kernel)" "$top/run/trace-boots" 2 --kernel "$tmp/nosuch"
 
+echo "# ---- run/flake-rate"
+conventions run/flake-rate 'usage: run/flake-rate \[options\]' "$top/run/flake-rate"
+check "run/flake-rate --rounds=0: refused before anything runs" \
+	refused run/flake-rate "--rounds wants a positive number, not '0'" "$top/run/flake-rate" --rounds=0
+check "run/flake-rate DIR --report (option after the folder): refused, naming the folder" \
+	refused run/flake-rate "$tmp/nosuch: not a run/flake-rate folder (no rounds.csv and suites.csv)" "$top/run/flake-rate" "$tmp/nosuch" --report
+
 echo "# ---- run/kernel"
 kernel=$top/run/kernel
 conventions run/kernel 'run/kernel unpack' "$kernel"
@@ -175,9 +182,9 @@ check "run/kernel variant: the name missing" refused run/kernel "variant wants o
 echo "# ---- run/check"
 runcheck=$top/run/check
 conventions run/check 'usage: run/check' "$runcheck"
-check "run/check --only=guest --list: the suites (--list after a valued option)" sh -c "[ \"\$('$runcheck' --only=guest --list)\" = 'series host guest' ]"
+check "run/check --only=guest --list: the suites (--list after a valued option)" sh -c "[ \"\$('$runcheck' --only=guest --list)\" = 'series host host-qemu guest' ]"
 check "run/check --only=nosuch: refused, naming it (it ran nothing and passed before)" \
-	refused run/check "--only nosuch: want series, host or guest" "$runcheck" --only=nosuch
+	refused run/check "--only nosuch: want series, host, host-qemu or guest" "$runcheck" --only=nosuch
 
 echo "# ---- run/bench-overhead, run/bench-icount, run/bench-stats"
 conventions run/bench-overhead 'usage: run/bench-overhead' "$top/run/bench-overhead"

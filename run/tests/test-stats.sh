@@ -616,13 +616,13 @@ check "run/plan-design PILOT --half-width records_per_s=30%: the table, and the 
 check "run/plan-design: a bad --half-width is a usage error (exit 2)" \
 	sh -c "'$top/run/plan-design' --half-width records_per_s '$tmp/kj' >/dev/null 2>&1; [ \$? -eq 2 ]"
 
-# every 2^k design: bits.matrix's shape (each bit alone, and with LEGACY_LOAD)
+# every 2^k design: the old per-bit shape (each bit alone, and with LEGACY_LOAD)
 bits="stock=none;L=LEGACY_LOAD;S=PJT_SHORT_TASKS;B=PJT_BUSIEST;I=PJT_IDLEST"
 bits="$bits;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LI=LEGACY_LOAD+PJT_IDLEST"
 gen "$tmp/bits.csv" seed=5 reps=3 "combos=$bits"
 "$top/run/stats" -q -o "$tmp/bits" "$tmp/bits.csv"
 designs "$tmp/bits/effects.csv" >"$tmp/designs"
-check "bits.matrix's shape: three 2x2 designs (each bit x LEGACY_LOAD), all reported" \
+check "the per-bit shape: three 2x2 designs (each bit x LEGACY_LOAD), all reported" \
 	is_text "$tmp/designs" "$(printf '%s\n' 'LEGACY_LOAD+PJT_BUSIEST none 4' 'LEGACY_LOAD+PJT_IDLEST none 4' 'LEGACY_LOAD+PJT_SHORT_TASKS none 4')"
 gen "$tmp/based.csv" seed=5 reps=3 "combos=L=LEGACY_LOAD;LS=LEGACY_LOAD+PJT_SHORT_TASKS;LB=PJT_BUSIEST+LEGACY_LOAD;LSB=LEGACY_LOAD+PJT_BUSIEST+PJT_SHORT_TASKS;other=PJT_IDLEST"
 "$top/run/stats" -q -o "$tmp/based" "$tmp/based.csv"
@@ -634,6 +634,44 @@ check "a 2^3 design is one design (main effects and the three interactions), not
 	       awk -v seed=6 -v reps=3 -v 'combos=n=none;a=PJT_IDLEST;b=PJT_BUSIEST;c=LEGACY_LOAD;ab=PJT_IDLEST+PJT_BUSIEST;ac=PJT_IDLEST+LEGACY_LOAD;bc=PJT_BUSIEST+LEGACY_LOAD;abc=PJT_IDLEST+PJT_BUSIEST+LEGACY_LOAD' -f '$fixtures/gen-runs.awk' >'$tmp/cube.csv' &&
 	       '$top/run/stats' -q -o '$tmp/cube' '$tmp/cube.csv' &&
 	       [ \"\$(awk -F, 'NR > 1 && \$3 == \"migrations\" && \$2 ~ /^duty/ { print \$5 \" \" \$9 }' '$tmp/cube/effects.csv' | sort | tr '\\n' ,)\" = 'LEGACY_LOAD 8,PJT_BUSIEST 8,PJT_BUSIEST:LEGACY_LOAD 8,PJT_IDLEST 8,PJT_IDLEST:LEGACY_LOAD 8,PJT_IDLEST:PJT_BUSIEST 8,' ]"
+
+# A 2^(8-4) resolution-IV fraction with known main effects: each cell's
+# primary metrics are the product of its bits' ratios (PJT_SHORT_TASKS 0.5,
+# PJT_IDLEST 1.5, LEGACY_LOAD 0.8, the others 1), lognormal noise and block
+# and boot effects on top; 6 boots of 2 blocks.  pjt-stats must find the
+# fraction from the cells alone.
+mkdir -p "$tmp/frac"
+gen "$tmp/frac/runs.csv" seed=11 reps=2 boots=6 extra=1 workloads=1 "combos=$(awk -f "$fixtures/gen-fraction.awk")" \
+	'bit_effects=PJT_SHORT_TASKS:0.5;PJT_IDLEST:1.5;LEGACY_LOAD:0.8'
+"$top/run/stats" -q --report "$tmp/frac" >/dev/null 2>&1
+frac_within() { # every main effect on pulls, migrations and records/s holds its true ratio
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["order"] == 1 && ($c["metric"] == "lb_pulls_total" || $c["metric"] == "migrations" || $c["metric"] == "records_per_s") {
+			want = $c["term"] == "PJT_SHORT_TASKS" ? 0.5 : $c["term"] == "PJT_IDLEST" ? 1.5 : $c["term"] == "LEGACY_LOAD" ? 0.8 : 1
+			n++
+			if ($c["cells"] != 16 || $c["aliases"] != "" || !($c["ci_lo"] <= want && want <= $c["ci_hi"])) {
+				print $c["metric"], $c["term"], $c["effect"], "[" $c["ci_lo"] ", " $c["ci_hi"] "]", "want", want; bad++ }
+		}
+		END { if (n != 24) print n " main effects, want 24"; exit bad || n != 24 }' "$1"
+}
+check "2^(8-4) IV fraction found from its 16 cells: each of the 8 main effects on pulls, migrations and records/s within its interval of the true ratio (0.5, 1.5, 0.8, else 1), no two-bit alias" \
+	frac_within "$tmp/frac/effects.csv"
+check "2^(8-4) IV: a two-bit interaction is reported with its alias chain (PJT_SHORT_TASKS:PJT_BUSIEST = LEGACY_LOAD:PJT_MOVE_TASKS = ...: bits named in the order runs.csv first shows them), one per chain: 7 chains" \
+	sh -c "awk -F, 'NR > 1 && \$3 == \"lb_pulls_total\" && \$6 == 2' '$tmp/frac/effects.csv' >'$tmp/frac-2fi' &&
+	       [ \$(wc -l <'$tmp/frac-2fi') = 7 ] &&
+	       grep -q ',PJT_SHORT_TASKS:PJT_BUSIEST,.*,LEGACY_LOAD:PJT_MOVE_TASKS = PJT_CLASSIFY:PJT_IMBALANCE = PJT_WAKE_AFFINE:PJT_IDLEST\$' '$tmp/frac/effects.csv'"
+check "the report names the fraction and each effect's aliases" \
+	sh -c "grep -q 'Fractional factorial design 1 over .*(2^(8-4), resolution 4: 16 cells' '$tmp/frac/report.md' &&
+	       grep -q '| PJT_SHORT_TASKS (aliased: none up to two bits) | lb_pulls_total |' '$tmp/frac/report.md'"
+# A 2^(3-1) resolution-III half (I = ABC): each main effect is aliased
+# with the other two bits' interaction, and says so.
+gen "$tmp/half.csv" seed=12 reps=4 workloads=1 'combos=n=none;ab=PJT_IDLEST+PJT_BUSIEST;ac=PJT_IDLEST+LEGACY_LOAD;bc=PJT_BUSIEST+LEGACY_LOAD' \
+	'bit_effects=PJT_IDLEST:0.5'
+"$top/run/stats" -q -o "$tmp/half" "$tmp/half.csv" >/dev/null 2>&1
+check "2^(3-1) III: PJT_IDLEST's main effect (0.5 within its interval) is reported aliased with PJT_BUSIEST:LEGACY_LOAD, no interaction of its own" \
+	sh -c "$(declare_fn effect_of); [ \"\$(effect_of '$tmp/half/effects.csv' lb_pulls_total PJT_IDLEST aliases)\" = PJT_BUSIEST:LEGACY_LOAD ] &&
+	       awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"metric\"] == \"lb_pulls_total\" && \$c[\"term\"] == \"PJT_IDLEST\" { exit !(\$c[\"ci_lo\"] <= 0.5 && 0.5 <= \$c[\"ci_hi\"]) }' '$tmp/half/effects.csv' &&
+	       ! awk -F, 'NR > 1 && \$6 == 2' '$tmp/half/effects.csv' | grep -q ."
 
 # ---- interfaces: --help tells what the outputs hold, run/report analyses once
 help_names_columns() {
