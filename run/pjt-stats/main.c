@@ -175,6 +175,7 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 	write_summary(a, "summary.csv");
 	write_summary_json(a, prov, "summary.json");
 	write_effects(a, "effects.csv");
+	write_exercised(a, "exercised.csv");
 	write_comparisons(a, "comparisons.csv");
 	write_plot_data(a, ".");
 	if (with_report)
