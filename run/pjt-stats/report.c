@@ -1968,7 +1968,20 @@ static void exercised_section(struct doc *d, const struct analysis *a)
 {
 	char *eh[] = { "point", "bit", "runs counted", "evaluated", "differed", "applied", "runs differed", "verdict" };
 
+	int counted = 0;
+
+	for (int s = 0; s < a->nstudies; s++)
+		for (const struct decision_point *p = decision_points; p->point; p++) {
+			struct exercised x;
+
+			point_exercised(a, &a->studies[s], p->point, &x);
+			counted += x.runs;
+		}
 	heading(d, 3, "Which points each workload reached");
+	if (!counted) {
+		para(d, "Not known: no run counted the decision points (counting off, or a runs.csv from before the counters; exercised.csv says \"counting off\").");
+		return;
+	}
 	para(d, "The kernel's decision counters (counting on), summed over each workload's ok runs: evaluated, the point computed both answers; differed, the PJT answer was not 6.1's; applied, it was used because its bit was on. differed: above 0 in some run; reached: evaluated but never differed; not reached: never evaluated; counting off: no run counted. A main effect of a bit whose point never differed is marked \"not exercised\" in the effects tables: the workload gave the bit nothing to change, which is not evidence of no effect. PJT_CLASSIFY and LEGACY_LOAD have no counter (exercised.csv).");
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
