@@ -134,7 +134,6 @@ static const struct bars_def pulls_chart = { "Load-balance pulls per second by i
 static const struct bars_def migrations_chart = { "Task migrations per second", 1, AXIS_ZERO, migration_panels };
 static const struct bars_def throughput_chart = { "Throughput", 0, AXIS_FITTED, throughput_panels };
 static const struct bars_def latency_chart = { "Wake-up latency", 0, AXIS_FITTED, latency_panels };
-static const char *const decision_points[] = { "short_tasks", "busiest", "imbalance", "move_tasks", "idlest", "wake_affine", NULL };
 static const char *const decision_kinds[] = { "evaluated", "differed", "applied" };
 
 /* Panels of a chart that have data: measured; all_zero counts those
@@ -201,12 +200,12 @@ static int decisions_measured(const struct analysis *a, const struct study *st, 
 	int n = 0;
 
 	*drawn = 0;
-	for (const char *const *p = decision_points; *p; p++) {
-		char *name = xasprintf("%s_evaluated", *p);
+	for (const struct decision_point *p = decision_points; p->point; p++) {
+		char *name = xasprintf("%s_evaluated", p->point);
 
 		if (measured(a, st, name)) {
 			n++;
-			*drawn += decision_nonzero(a, st, *p);
+			*drawn += decision_nonzero(a, st, p->point);
 		}
 		free(name);
 	}
@@ -218,11 +217,11 @@ static char *decisions_left_out(const struct analysis *a, const struct study *st
 	char *list = NULL, *text;
 	int n = 0;
 
-	for (const char *const *p = decision_points; *p; p++) {
-		char *name = xasprintf("%s_evaluated", *p), *next;
+	for (const struct decision_point *p = decision_points; p->point; p++) {
+		char *name = xasprintf("%s_evaluated", p->point), *next;
 
-		if (measured(a, st, name) && !decision_nonzero(a, st, *p)) {
-			next = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", *p);
+		if (measured(a, st, name) && !decision_nonzero(a, st, p->point)) {
+			next = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", p->point);
 			free(list);
 			list = next;
 			n++;
@@ -1013,20 +1012,20 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 	fputs("chart_title = ", f);
 	gp_string(f, title);
 	fprintf(f, "\nnpanels = %d\narray pfile[%d]\narray prunfile[%d]\narray ptitle[%d]\n", n, n, n, n);
-	for (const char *const *p = decision_points; *p; p++) {
-		char *evaluated = xasprintf("%s_evaluated", *p), *dat;
+	for (const struct decision_point *p = decision_points; p->point; p++) {
+		char *evaluated = xasprintf("%s_evaluated", p->point), *dat;
 		FILE *d;
 
-		if (!measured(a, st, evaluated) || !decision_nonzero(a, st, *p)) {
+		if (!measured(a, st, evaluated) || !decision_nonzero(a, st, p->point)) {
 			free(evaluated);
 			continue;
 		}
-		dat = xasprintf("%s/decisions-%s.dat", dir, *p);
+		dat = xasprintf("%s/decisions-%s.dat", dir, p->point);
 		d = open_output(dat);
 		fputs("# x median lo hi rgb kind combo\n", d);
 		for (int g = 0; g < st->ngroups; g++)
 			for (int k = 0; k < 3; k++) {
-				char *name = xasprintf("%s_%s", *p, decision_kinds[k]);
+				char *name = xasprintf("%s_%s", p->point, decision_kinds[k]);
 				int m = metric_index(a, name);
 				const struct sample *smp = m >= 0 ? &st->groups[g].metric[m] : NULL;
 
@@ -1049,11 +1048,11 @@ static void write_decisions_spec(const struct analysis *a, const struct study *s
 		fprintf(f, "pfile[%d] = ", panel);
 		gp_string(f, dat);
 		free(dat);
-		dat = write_decision_runs(a, st, dir, *p);
+		dat = write_decision_runs(a, st, dir, p->point);
 		fprintf(f, "\nprunfile[%d] = ", panel);
 		gp_string(f, dat ? dat : "");
 		fprintf(f, "\nptitle[%d] = ", panel);
-		gp_string(f, *p);
+		gp_string(f, p->point);
 		fputc('\n', f);
 		free(dat);
 		free(evaluated);

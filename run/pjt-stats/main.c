@@ -14,7 +14,7 @@
 static const char usage[] =
 "usage: run/stats [-o OUTDIR] [-q] [--declare COMBO,REF]... DIR_OR_CSV\n"
 "                                               summary.csv, summary.json, effects.csv,\n"
-"                                               comparisons.csv, plots-data/\n"
+"                                               exercised.csv, comparisons.csv, plots-data/\n"
 "       run/stats --report DIR                  the same in DIR, and report.md, report.html\n"
 "                                               with a marker where each chart goes\n"
 "       run/stats --embed DIR                   put the drawn charts (DIR/charts/*.png) in\n"
@@ -108,7 +108,13 @@ static const char usage[] =
 "  effects.csv topology,workload,metric,primary,term (BIT or BIT:BIT),order,design,base,\n"
 "              cells,baseline (median of the base cell),effect,ci_lo,ci_hi,ci_level,\n"
 "              units,unit,p,q,sig,note,aliases (a fraction's: the term's aliases of\n"
-"              up to two bits, \" = \"-separated; empty for a full design)\n"
+"              up to two bits, \" = \"-separated; empty for a full design),exercised (a\n"
+"              main effect: exercised.csv's verdict for its bit's point; \"no counter\"\n"
+"              for PJT_CLASSIFY, LEGACY_LOAD; empty for an interaction)\n"
+"  exercised.csv topology,workload,point,bit,runs,evaluated,differed,applied,\n"
+"              runs_differed,verdict: each decision counter summed over the ok runs\n"
+"              with counting on; verdict differed (differed > 0 in some run), reached\n"
+"              (evaluated, never differed), not reached, counting off (no run counted)\n"
 "  plots-data/ charts.txt (each chart made or skipped, with the reason) and chart data\n"
 "\n"
 "Exit: 0 ok, 1 system error, 2 usage or bad input (FILE:LINE: message).\n";
@@ -176,6 +182,7 @@ static int summarise(const char *input, const char *outdir, int notes, int with_
 	write_summary(a, "summary.csv");
 	write_summary_json(a, prov, "summary.json");
 	write_effects(a, "effects.csv");
+	write_exercised(a, "exercised.csv");
 	write_comparisons(a, "comparisons.csv");
 	write_plot_data(a, ".");
 	if (with_report)

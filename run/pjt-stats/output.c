@@ -369,12 +369,85 @@ void write_comparisons(const struct analysis *a, const char *path)
 	close_output(f, path);
 }
 
+const struct decision_point decision_points[] = {
+	{ "short_tasks", "PJT_SHORT_TASKS" }, { "busiest", "PJT_BUSIEST" },
+	{ "imbalance", "PJT_IMBALANCE" }, { "move_tasks", "PJT_MOVE_TASKS" },
+	{ "idlest", "PJT_IDLEST" }, { "wake_affine", "PJT_WAKE_AFFINE" }, { NULL, NULL },
+};
+
+void point_exercised(const struct analysis *a, const struct study *st, const char *point,
+		     struct exercised *x)
+{
+	const struct run_table *t = a->table;
+	char *names[3] = { xasprintf("%s_evaluated", point), xasprintf("%s_differed", point),
+			   xasprintf("%s_applied", point) };
+	int col[3];
+
+	for (int k = 0; k < 3; k++) {
+		col[k] = column_index(t, names[k]);
+		free(names[k]);
+	}
+	memset(x, 0, sizeof(*x));
+	/* an old folder has no counter columns: counting off */
+	for (int r = 0; col[0] >= 0 && r < t->nrows; r++) {
+		const struct run_row *row = &t->rows[r];
+		double v[3];
+
+		if (row->status != RUN_OK || strcmp(row->text[t->col_topology], st->topology) ||
+		    strcmp(row->text[t->col_workload], st->workload) || isnan(row->value[col[0]]))
+			continue;
+		for (int k = 0; k < 3; k++)
+			v[k] = col[k] >= 0 && !isnan(row->value[col[k]]) ? row->value[col[k]] : 0;
+		x->runs++;
+		x->evaluated += v[0];
+		x->differed += v[1];
+		x->applied += v[2];
+		x->runs_differed += v[1] > 0;
+	}
+	x->verdict = !x->runs ? "counting off" : x->runs_differed ? "differed"
+		: x->evaluated > 0 ? "reached" : "not reached";
+}
+
+const char *bit_exercised(const struct analysis *a, const struct study *st, const char *bit)
+{
+	struct exercised x;
+
+	for (const struct decision_point *p = decision_points; p->point; p++)
+		if (!strcmp(p->bit, bit)) {
+			point_exercised(a, st, p->point, &x);
+			return x.verdict;
+		}
+	return "no counter";
+}
+
+/* exercised.csv: which decision points each workload reached, so that a
+ * null effect of a bit whose point never differed reads "not exercised". */
+void write_exercised(const struct analysis *a, const char *path)
+{
+	FILE *f = open_output(path);
+
+	fputs("topology,workload,point,bit,runs,evaluated,differed,applied,runs_differed,verdict\n", f);
+	for (int s = 0; s < a->nstudies; s++)
+		for (const struct decision_point *p = decision_points; p->point; p++) {
+			const struct study *st = &a->studies[s];
+			struct exercised x;
+
+			point_exercised(a, st, p->point, &x);
+			csv_text(f, st->topology);
+			fputc(',', f);
+			csv_text(f, st->workload);
+			fprintf(f, ",%s,%s,%d,%.0f,%.0f,%.0f,%d,%s\n", p->point, p->bit, x.runs, x.evaluated,
+				x.differed, x.applied, x.runs_differed, x.verdict);
+		}
+	close_output(f, path);
+}
+
 void write_effects(const struct analysis *a, const char *path)
 {
 	FILE *f = open_output(path);
 
 	fputs("topology,workload,metric,primary,term,order,design,base,cells,baseline,effect,ci_lo,ci_hi,"
-	      "ci_level,units,unit,p,q,sig,note,aliases\n", f);
+	      "ci_level,units,unit,p,q,sig,note,aliases,exercised\n", f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 
@@ -396,6 +469,10 @@ void write_effects(const struct analysis *a, const char *path)
 			csv_comparison(f, &ef->c);
 			fputc(',', f);
 			csv_text(f, aliases);
+			fputc(',', f);
+			/* a main effect: its point's verdict; empty for an interaction */
+			if (__builtin_popcount(ef->term) == 1)
+				csv_text(f, bit_exercised(a, st, term));
 			fputc('\n', f);
 			free(aliases);
 			free(term);

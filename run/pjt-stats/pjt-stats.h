@@ -374,6 +374,23 @@ struct provenance;
 void write_summary_json(const struct analysis *a, const struct provenance *p, const char *path);
 void write_effects(const struct analysis *a, const char *path);
 void write_comparisons(const struct analysis *a, const char *path);
+/* The kernel's decision points (runs.csv's POINT_evaluated, POINT_differed,
+ * POINT_applied) and the bit whose rule each one counts; the one table of
+ * the mapping (PJT_CLASSIFY and LEGACY_LOAD have no counter). */
+struct decision_point { const char *point, *bit; };
+extern const struct decision_point decision_points[]; /* ends with { NULL, NULL } */
+/* One point in one study: over the ok runs with counting on (the point's
+ * POINT_evaluated cell filled) the sums and how many runs differed. */
+struct exercised {
+	int runs, runs_differed;
+	double evaluated, differed, applied;
+	const char *verdict;     /* "differed", "reached", "not reached", "counting off" */
+};
+void point_exercised(const struct analysis *a, const struct study *st, const char *point,
+		     struct exercised *x);
+/* The verdict of BIT's point in ST, "no counter" for a bit without one */
+const char *bit_exercised(const struct analysis *a, const struct study *st, const char *bit);
+void write_exercised(const struct analysis *a, const char *path);
 void write_plot_data(const struct analysis *a, const char *dir);
 char *study_slug(const struct analysis *a, int s);
 

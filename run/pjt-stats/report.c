@@ -1852,7 +1852,7 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 {
 	for (int i = 0; i < st->ndesigns; i++) {
 		const struct design *ds = &st->designs[i];
-		char *eh[] = { "term", "metric", "effect [interval], p" };
+		char *eh[] = { "term", "metric", "effect [interval], p", "exercised" };
 		char *design = design_name(a, st, i), *base = base_name(a, ds->base), *units, *title;
 		struct units u = { 0, "unit", NAN };
 		struct notes nl = { 0, { NULL } };
@@ -1873,11 +1873,12 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 		free(units);
 		free(design);
 		free(base);
-		table_begin(d, eh, 3);
+		table_begin(d, eh, 4);
 		for (int e = 0; e < st->neffects; e++) {
 			const struct effect *ef = &st->effects[e];
 			const char *metric = a->metric_names[ef->metric];
-			char *row[3];
+			const char *verdict = "";
+			char *row[4];
 
 			if (ef->design != i || !a->primary[ef->metric])
 				continue;
@@ -1892,7 +1893,22 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 			}
 			row[1] = (char *)metric;
 			row[2] = comparison_cell(&ef->c, 0, &u, &nl);
-			table_row(d, row, 3, 0);
+			if (__builtin_popcount(ef->term) == 1) {
+				char *bit = term_name(a, st, i, ef->term);
+
+				verdict = bit_exercised(a, st, bit);
+				free(bit);
+				/* a point that never differed cannot show its bit's
+				 * effect: "not exercised", not "no effect" */
+				if (!strcmp(verdict, "reached") || !strcmp(verdict, "not reached")) {
+					char *marked = xasprintf("%s (not exercised)", row[2]);
+
+					free(row[2]);
+					row[2] = marked;
+				}
+			}
+			row[3] = (char *)verdict;
+			table_row(d, row, 4, 0);
 			free(row[0]);
 			free(row[2]);
 		}
@@ -1946,6 +1962,55 @@ static void primary_study(struct doc *d, const struct analysis *a, int s)
 	free_chart_plan(plan);
 }
 
+/* Which decision points each workload reached (exercised.csv): a bit's
+ * effect can only show where its point's answer differed from 6.1's. */
+static void exercised_section(struct doc *d, const struct analysis *a)
+{
+	char *eh[] = { "point", "bit", "runs counted", "evaluated", "differed", "applied", "runs differed", "verdict" };
+
+	int counted = 0;
+
+	for (int s = 0; s < a->nstudies; s++)
+		for (const struct decision_point *p = decision_points; p->point; p++) {
+			struct exercised x;
+
+			point_exercised(a, &a->studies[s], p->point, &x);
+			counted += x.runs;
+		}
+	heading(d, 3, "Which points each workload reached");
+	if (!counted) {
+		para(d, "Not known: no run counted the decision points (counting off, or a runs.csv from before the counters; exercised.csv says \"counting off\").");
+		return;
+	}
+	para(d, "The kernel's decision counters (counting on), summed over each workload's ok runs: evaluated, the point computed both answers; differed, the PJT answer was not 6.1's; applied, it was used because its bit was on. differed: above 0 in some run; reached: evaluated but never differed; not reached: never evaluated; counting off: no run counted. A main effect of a bit whose point never differed is marked \"not exercised\" in the effects tables: the workload gave the bit nothing to change, which is not evidence of no effect. PJT_CLASSIFY and LEGACY_LOAD have no counter (exercised.csv).");
+	for (int s = 0; s < a->nstudies; s++) {
+		const struct study *st = &a->studies[s];
+		char *title = xasprintf("%s, %s:", st->topology, st->workload);
+
+		para(d, title);
+		free(title);
+		table_begin(d, eh, 8);
+		for (const struct decision_point *p = decision_points; p->point; p++) {
+			struct exercised x;
+			char *row[8];
+
+			point_exercised(a, st, p->point, &x);
+			row[0] = (char *)p->point;
+			row[1] = (char *)p->bit;
+			row[2] = xasprintf("%d", x.runs);
+			row[3] = xasprintf("%.0f", x.evaluated);
+			row[4] = xasprintf("%.0f", x.differed);
+			row[5] = xasprintf("%.0f", x.applied);
+			row[6] = xasprintf("%d", x.runs_differed);
+			row[7] = (char *)x.verdict;
+			table_row(d, row, 8, 0);
+			for (int k = 2; k < 7; k++)
+				free(row[k]);
+		}
+		table_end(d);
+	}
+}
+
 static void primary_section(struct doc *d, const struct analysis *a)
 {
 	int *first = xcalloc(a->nstudies + 1, sizeof(int)), ntop = topology_order(d, a, first);
@@ -1965,6 +2030,7 @@ static void primary_section(struct doc *d, const struct analysis *a)
 				primary_study(d, a, s);
 	}
 	rfc_section(d, a);
+	exercised_section(d, a);
 	free(first);
 }
 
@@ -2154,7 +2220,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	how_to_read(&d, a);
 	excluded_runs(&d, a);
 	heading(&d, 3, "Files");
-	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), comparisons.csv (every paired comparison), effects.csv (factorial effects), charts/*.png and *.svg, plots-data/ (the numbers each chart shows; colours.txt: each combination's colour in every chart). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
+	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), comparisons.csv (every paired comparison), effects.csv (factorial effects), exercised.csv (which decision points each workload reached), charts/*.png and *.svg, plots-data/ (the numbers each chart shows; colours.txt: each combination's colour in every chart). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
 	fputs("</body></html>\n", d.html);
 	close_output(d.md, md_path);
 	close_output(d.html, html_path);

@@ -659,7 +659,7 @@ check "2^(8-4) IV fraction found from its 16 cells: each of the 8 main effects o
 check "2^(8-4) IV: a two-bit interaction is reported with its alias chain (PJT_SHORT_TASKS:PJT_BUSIEST = LEGACY_LOAD:PJT_MOVE_TASKS = ...: bits named in the order runs.csv first shows them), one per chain: 7 chains" \
 	sh -c "awk -F, 'NR > 1 && \$3 == \"lb_pulls_total\" && \$6 == 2' '$tmp/frac/effects.csv' >'$tmp/frac-2fi' &&
 	       [ \$(wc -l <'$tmp/frac-2fi') = 7 ] &&
-	       grep -q ',PJT_SHORT_TASKS:PJT_BUSIEST,.*,LEGACY_LOAD:PJT_MOVE_TASKS = PJT_CLASSIFY:PJT_IMBALANCE = PJT_WAKE_AFFINE:PJT_IDLEST\$' '$tmp/frac/effects.csv'"
+	       grep -q ',PJT_SHORT_TASKS:PJT_BUSIEST,.*,LEGACY_LOAD:PJT_MOVE_TASKS = PJT_CLASSIFY:PJT_IMBALANCE = PJT_WAKE_AFFINE:PJT_IDLEST,\$' '$tmp/frac/effects.csv'"
 check "the report names the fraction and each effect's aliases" \
 	sh -c "grep -q 'Fractional factorial design 1 over .*(2^(8-4), resolution 4: 16 cells' '$tmp/frac/report.md' &&
 	       grep -q '| PJT_SHORT_TASKS (aliased: none up to two bits) | lb_pulls_total |' '$tmp/frac/report.md'"
@@ -672,6 +672,94 @@ check "2^(3-1) III: PJT_IDLEST's main effect (0.5 within its interval) is report
 	sh -c "$(declare_fn effect_of); [ \"\$(effect_of '$tmp/half/effects.csv' lb_pulls_total PJT_IDLEST aliases)\" = PJT_BUSIEST:LEGACY_LOAD ] &&
 	       awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"metric\"] == \"lb_pulls_total\" && \$c[\"term\"] == \"PJT_IDLEST\" { exit !(\$c[\"ci_lo\"] <= 0.5 && 0.5 <= \$c[\"ci_hi\"]) }' '$tmp/half/effects.csv' &&
 	       ! awk -F, 'NR > 1 && \$6 == 2' '$tmp/half/effects.csv' | grep -q ."
+
+# ---- which decision points each workload reached (exercised.csv, issue 38)
+# Three workloads of the quick cells (a 2^2 design over PJT_SHORT_TASKS and
+# PJT_IDLEST), 4 reps, 6 runs a block: 24 ok runs each.  duty: short_tasks
+# 5/2/1 per run (differed), idlest 4/0/0 (reached); pingpong pairs=2: idlest
+# 3/1/0 (differed), short_tasks 0 (not reached); pingpong pairs=3: counting off.
+mkdir -p "$tmp/exer"
+gen "$tmp/exer/runs.csv" seed=13 reps=4 workloads=3 'counters=1:short_tasks=5/2/1,idlest=4/0/0;2:idlest=3/1/0'
+"$top/run/stats" -q --report "$tmp/exer" >/dev/null 2>&1
+exercised_row() { # exercised_row FILE WORKLOAD_PREFIX POINT: "runs evaluated differed applied runs_differed verdict"
+	awk -F, -v wl="$2" -v point="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ w = $c["workload"]; gsub(/"/, "", w) }
+		index(w, wl) == 1 && $c["point"] == point {
+			print $c["runs"], $c["evaluated"], $c["differed"], $c["applied"], $c["runs_differed"], $c["verdict"]; exit }' "$1"
+}
+expect_exercised() { # expect_exercised FILE WL POINT "runs evaluated differed applied runs_differed verdict"
+	got=$(exercised_row "$1" "$2" "$3")
+	[ "$got" = "$4" ] || { echo "$2 $3: got '$got', want '$4'"; return 1; }
+}
+check "exercised.csv: one row per workload x point (3 x 6), its header as INTERFACES.md says" \
+	sh -c "[ \"\$(head -1 '$tmp/exer/exercised.csv')\" = topology,workload,point,bit,runs,evaluated,differed,applied,runs_differed,verdict ] &&
+	       [ \$(sed 1d '$tmp/exer/exercised.csv' | wc -l) = 18 ]"
+check "exercised.csv: duty short_tasks sums 24 runs of 5/2/1 (120, 48, 24), 24 runs differed: differed" \
+	expect_exercised "$tmp/exer/exercised.csv" duty short_tasks "24 120 48 24 24 differed"
+check "exercised.csv: duty idlest evaluated 96, never differed: reached" \
+	expect_exercised "$tmp/exer/exercised.csv" duty idlest "24 96 0 0 0 reached"
+pingpong_exercised() {
+	expect_exercised "$tmp/exer/exercised.csv" "pingpong pairs=2" short_tasks "24 0 0 0 0 not reached" &&
+	expect_exercised "$tmp/exer/exercised.csv" "pingpong pairs=2" idlest "24 72 24 0 24 differed"
+}
+check "exercised.csv: pingpong pairs=2 short_tasks never evaluated: not reached; its idlest differed" pingpong_exercised
+check "exercised.csv: pingpong pairs=3 (counter columns empty): counting off, 0 runs" \
+	expect_exercised "$tmp/exer/exercised.csv" "pingpong pairs=3" wake_affine "0 0 0 0 0 counting off"
+# a crashed run's counters are not counted
+exercised_ok_only() {
+	awk -F, 'BEGIN { OFS = "," } NR == 2 { $NF = "crashed" } { print }' "$tmp/exer/runs.csv" >"$tmp/exer-crash.csv"
+	"$top/run/stats" -q -o "$tmp/exer-crash" "$tmp/exer-crash.csv" >/dev/null 2>&1 || return 1
+	expect_exercised "$tmp/exer-crash/exercised.csv" duty short_tasks "23 115 46 23 23 differed"
+}
+check "exercised.csv counts ok runs only (one duty run crashed: 23 runs, 115/46/23)" exercised_ok_only
+exercised_col() { # exercised_col FILE WL TERM: effects.csv's exercised cell for lb_pulls_total
+	awk -F, -v wl="$2" -v term="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ w = $c["workload"]; gsub(/"/, "", w) }
+		index(w, wl) == 1 && $c["metric"] == "lb_pulls_total" && $c["term"] == term { print $c["exercised"]; exit }' "$1"
+}
+expect_exercised_col() {
+	got=$(exercised_col "$1" "$2" "$3")
+	[ "$got" = "$4" ] || { echo "$2 $3: got '$got', want '$4'"; return 1; }
+}
+effects_exercised() {
+	expect_exercised_col "$tmp/exer/effects.csv" duty PJT_SHORT_TASKS differed &&
+	expect_exercised_col "$tmp/exer/effects.csv" duty PJT_IDLEST reached &&
+	expect_exercised_col "$tmp/exer/effects.csv" "pingpong pairs=2" PJT_SHORT_TASKS "not reached" &&
+	expect_exercised_col "$tmp/exer/effects.csv" "pingpong pairs=3" PJT_IDLEST "counting off" &&
+	expect_exercised_col "$tmp/exer/effects.csv" duty PJT_IDLEST:PJT_SHORT_TASKS "" &&
+	[ "$(head -1 "$tmp/exer/effects.csv" | awk -F, '{ print $NF }')" = exercised ]
+}
+check "effects.csv exercised: a main effect's verdict for its bit's point on that workload (differed, reached, not reached, counting off), empty for an interaction" effects_exercised
+check "effects.csv exercised: PJT_CLASSIFY and LEGACY_LOAD have no counter (the fraction); a counted bit there differed" \
+	sh -c "$(declare_fn effect_of); [ \"\$(effect_of '$tmp/frac/effects.csv' lb_pulls_total PJT_CLASSIFY exercised)\" = 'no counter' ] &&
+	       [ \"\$(effect_of '$tmp/frac/effects.csv' lb_pulls_total LEGACY_LOAD exercised)\" = 'no counter' ] &&
+	       [ \"\$(effect_of '$tmp/frac/effects.csv' lb_pulls_total PJT_BUSIEST exercised)\" = differed ]"
+report_exercised() {
+	r=$tmp/exer/report.md
+	grep -q '^| PJT_IDLEST | lb_pulls_total | .* (not exercised) | reached |$' "$r" || { echo "duty PJT_IDLEST not marked"; return 1; }
+	grep -q '^| PJT_SHORT_TASKS | lb_pulls_total | .* (not exercised) | not reached |$' "$r" || { echo "pingpong PJT_SHORT_TASKS not marked"; return 1; }
+	! grep -q '(not exercised) | \(differed\|counting off\) |$' "$r" || { echo "a differed or uncounted effect marked"; return 1; }
+	awk '/^### Which points each workload reached/ { on = 1; next } on && /^#/ { exit } on' "$r" >"$tmp/exer-section"
+	[ "$(grep -c '^| [a-z_]* | PJT_[A-Z_]* | ' "$tmp/exer-section")" = 18 ] || { echo "want 18 point lines"; return 1; }
+	grep -q '^| short_tasks | PJT_SHORT_TASKS | 24 | 120 | 48 | 24 | 24 | differed |$' "$tmp/exer-section" &&
+	grep -q '^| idlest | PJT_IDLEST | 24 | 96 | 0 | 0 | 0 | reached |$' "$tmp/exer-section" &&
+	grep -q '^| wake_affine | PJT_WAKE_AFFINE | 0 | 0 | 0 | 0 | 0 | counting off |$' "$tmp/exer-section"
+}
+check "report: a main effect whose point never differed reads '(not exercised)' beside its ratio; 'Which points each workload reached' has one line per point with its verdict" report_exercised
+# a folder from before the counters: no counter columns at all
+old_folder() {
+	mkdir -p "$tmp/exer-old"
+	awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /_(evaluated|differed|applied)$/) drop[i] = 1 }
+		{ line = ""; for (i = 1; i <= NF; i++) if (!(i in drop)) line = line (line == "" ? "" : ",") $i; print line }' \
+		"$tmp/exer/runs.csv" >"$tmp/exer-old/runs.csv"
+	! grep -q evaluated "$tmp/exer-old/runs.csv" || return 1
+	"$top/run/stats" -q --report "$tmp/exer-old" >/dev/null 2>&1 || { echo "run/stats failed"; return 1; }
+	[ "$(sed 1d "$tmp/exer-old/exercised.csv" | awk -F, '{ print $NF }' | sort -u)" = "counting off" ] || { echo "exercised.csv not all counting off"; return 1; }
+	expect_exercised_col "$tmp/exer-old/effects.csv" duty PJT_SHORT_TASKS "counting off" &&
+	! grep -q '(not exercised)' "$tmp/exer-old/report.md" &&
+	grep -q '^Not known: no run counted the decision points' "$tmp/exer-old/report.md"
+}
+check "an old folder without the counter columns: run/stats and the report work, every point 'counting off', no effect marked '(not exercised)', the section says 'Not known'" old_folder
 
 # ---- interfaces: --help tells what the outputs hold, run/report analyses once
 help_names_columns() {
