@@ -984,7 +984,7 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		}
 		table_end(d);
 	}
-	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared. The RFC's change is rfc-after against rfc-before; it is decomposed into the metric's effect (rfc-pelt against rfc-before: the four 3.7 rule bits on PELT instead of the instantaneous weight) and the new rules' effect (rfc-after against rfc-pelt: + PJT_SHORT_TASKS + PJT_BUSIEST), each a paired ratio.");
+	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared. The RFC's change is rfc-after against rfc-before; it is decomposed into the metric's effect (rfc-pelt against rfc-before: 3.7's rules, the five bits PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY, on the RFC's runnable load instead of the instantaneous weight) and the new rules' effect (rfc-after against rfc-pelt: + PJT_SHORT_TASKS + PJT_BUSIEST), each a paired ratio.");
 	for (int s = 0; s < a->nstudies; s++)
 		any_rfc_workload |= is_rfc_workload(a->studies[s].workload);
 	para(d, any_rfc_workload
