@@ -598,6 +598,9 @@ if [ -x "$matrix" ]; then
 	# CPU reads near 0 (QEMU's time alone left out, it read 0.07-0.08 on
 	# this project's 2-CPU host), and a stress-ng --cpu 1 beside it reads
 	# one CPU's share.  Both want a quiet host: skipped when it is not.
+	# Other processes can only add to the reading, so the guest alone is
+	# tried up to three times and the lowest reading judged: a harness
+	# counted again would read 0.07 or more every time.
 	host_busy_2s() {
 		set -- $(awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat)
 		sleep 2
@@ -606,12 +609,18 @@ if [ -x "$matrix" ]; then
 	fake_rtapp 'sleep 3'
 	quiet=$(host_busy_2s)
 	if awk -v q="$quiet" 'BEGIN { exit !(q < 0.02) }'; then
+		own= readings=
 		export FAKE_BOOT_BURN_AS_QEMU=4
-		fake_run "$tmp/own" "$tmp/one.matrix"
+		for try in 1 2 3; do
+			fake_run "$tmp/own$try" "$tmp/one.matrix"
+			reading=$(col host_cpu_busy "$tmp/own$try/runs.csv")
+			readings="$readings $reading"
+			own=$(awk -v a="$own" -v b="$reading" 'BEGIN { print (a == "" || (b != "" && b + 0 < a + 0)) ? b : a }')
+			awk -v b="$own" 'BEGIN { exit !(b != "" && b + 0 < 0.04) }' && break
+		done
 		unset FAKE_BOOT_BURN_AS_QEMU
-		own=$(col host_cpu_busy "$tmp/own/runs.csv")
-		echo "# host_cpu_busy: the host at $quiet before, a guest burning a CPU alone $own"
-		check "host_cpu_busy leaves out the harness: a guest burning a CPU on an otherwise idle host reads below 0.04 (limit 0.15)" \
+		echo "# host_cpu_busy: the host at $quiet before, a guest burning a CPU alone:$readings"
+		check "host_cpu_busy leaves out the harness: a guest burning a CPU on an otherwise idle host reads below 0.04 in one of 3 tries (lowest $own)" \
 			awk -v b="$own" 'BEGIN { exit !(b != "" && b + 0 < 0.04) }'
 	else
 		skip "host_cpu_busy of a guest alone needs a quiet host (busy $quiet over 2 s)"
