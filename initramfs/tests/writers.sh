@@ -1,8 +1,9 @@
 #!/bin/sh
-# Guest suite: two feature writers against each other.  Setting a PJT_*
+# Guest suite: three feature writers against each other.  Setting a PJT_*
 # bit turns the RFC's runnable-load bookkeeping on first; clearing the last
-# one turns it off (patch 0007).  One writer sets and clears PJT_SHORT_TASKS,
-# the other PJT_BUSIEST, while tasks sleep and wake on every CPU and a
+# one turns it off, and so does LEGACY_LOAD, under which no point reads the
+# sum (patch 0007).  One writer sets and clears PJT_SHORT_TASKS, another
+# PJT_BUSIEST, a third LEGACY_LOAD, while tasks sleep and wake on every CPU and a
 # reader polls sched/pjt_runnable (patch 0023), which reads the state under
 # the mutex that turns the bookkeeping on and off.  No read may see a PJT
 # bit set with the bookkeeping off (a write clearing its bit releasing it
@@ -17,7 +18,7 @@ R=$D/pjt_runnable
 ROUNDS=${WRITERS_ROUNDS:-500}
 . /usr/lib/pjt/tap.sh
 
-for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits}; do
+for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits} LEGACY_LOAD; do
 	echo "NO_$b" > "$F"
 done
 echo 0 > $D/pjt_counting
@@ -46,24 +47,31 @@ write_loop PJT_SHORT_TASKS &
 w1=$!
 write_loop PJT_BUSIEST &
 w2=$!
+write_loop LEGACY_LOAD &
+w3=$!
 wait $w1
 s1=$?
 wait $w2
 s2=$?
+wait $w3
+s3=$?
 touch /tmp/writers.done
 wait $reader
 kill $load 2>/dev/null
 wait $load 2>/dev/null
 rm -f /tmp/writers.done
-check "both writers ran their $ROUNDS rounds" [ "$s1" = 0 -a "$s2" = 0 ]
+check "the three writers ran their $ROUNDS rounds" [ "$s1" = 0 -a "$s2" = 0 -a "$s3" = 0 ]
 
 reads=$(grep -c '^bookkeeping' /tmp/writers.reads)
 on=$(grep -c '^bookkeeping on' /tmp/writers.reads)
 echo "# $reads reads, $on with the bookkeeping on, $(grep -c '^cpu' /tmp/writers.reads) per-CPU sums"
 check "the reader saw the bookkeeping both on and off while the writers ran" \
 	[ "$on" -gt 0 -a "$on" -lt "$reads" ]
+legacy=$(grep -c '^bookkeeping off, PJT bits legacy' /tmp/writers.reads)
+check "some reads saw a PJT bit set under LEGACY_LOAD with the bookkeeping off ($legacy did)" \
+	[ "$legacy" -gt 0 ]
 bad=$(grep -c '^bookkeeping off, PJT bits set' /tmp/writers.reads)
-check "no read saw a PJT bit set with the bookkeeping off ($bad did)" [ "$bad" = 0 ]
+check "no read saw a PJT bit set without LEGACY_LOAD and the bookkeeping off ($bad did)" [ "$bad" = 0 ]
 bad=$(awk '$1 ~ /^cpu/ && $3 != $5' /tmp/writers.reads | wc -l)
 awk '$1 ~ /^cpu/ && $3 != $5' /tmp/writers.reads | head -3 | sed 's/^/# differs: /'
 check "every CPU's kept sum equalled its queued entities' contributions in every read ($bad did not)" \
@@ -72,6 +80,11 @@ check "every CPU's kept sum equalled its queued entities' contributions in every
 # After the race: a set bit keeps it on, clearing the last one lets it go.
 echo PJT_BUSIEST > "$F"
 check "PJT_BUSIEST set after the race: the bookkeeping is on" grep -q '^bookkeeping on, PJT bits set' "$R"
+echo LEGACY_LOAD > "$F"
+check "LEGACY_LOAD set beside it (rfc-before's metric): nothing reads the sum, the bookkeeping is off" \
+	grep -q '^bookkeeping off, PJT bits legacy' "$R"
+echo NO_LEGACY_LOAD > "$F"
+check "LEGACY_LOAD cleared again: the bookkeeping is on" grep -q '^bookkeeping on, PJT bits set' "$R"
 echo NO_PJT_BUSIEST > "$F"
 check "the last PJT bit cleared: the bookkeeping is off" grep -q '^bookkeeping off, PJT bits clear' "$R"
 check "no WARN/BUG/Oops in dmesg after the race" sh -c '! dmesg | grep -Eq "WARNING:|BUG:|Oops"'
