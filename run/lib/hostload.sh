@@ -6,7 +6,6 @@
 # busy = total - idle - iowait.  Steal counts as busy: time a hypervisor
 # under this host gave to someone else is load too.  (guest and guest_nice
 # are in user already.)
-host_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
 # The harness's own CPU time beside the host's: utime+stime+cutime+cstime
 # of the calling shell (with every child it has reaped: each poll's awk,
 # sleep, date...) and of the live PIDs given (run/boot with its reaped

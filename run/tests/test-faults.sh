@@ -85,7 +85,7 @@ ended() { # ended RC ERR DIR: exit RC was 0 (ERR's last lines shown), DIR comple
 d=$tmp/inuse
 start "$d"
 first=$!
-wait_until 20 in_run "$d"
+wait_until 90 in_run "$d"
 guest_pid=$(cat "$d/guest.pid" 2>/dev/null)
 "$matrix" --no-report --resume "$d" >/dev/null 2>"$tmp/second.err"
 rc=$?
@@ -103,27 +103,27 @@ check "... and the second one wrote nothing there" sh -c "! grep -q 'resum' '$d/
 d=$tmp/killed
 start "$d"
 runner=$!
-wait_until 30 sh -c "[ \$(wc -l <'$d/runs.csv') -ge 3 ] && [ -s '$d/guest.pid' ]" 2>/dev/null
-wait_until 10 in_run "$d"
+wait_until 90 sh -c "[ \$(wc -l <'$d/runs.csv') -ge 3 ] && [ -s '$d/guest.pid' ]" 2>/dev/null
+wait_until 45 in_run "$d"
 guest_pid=$(cat "$d/guest.pid")
 boot_pid=$(ps -o ppid= -p "$guest_pid" | tr -d ' ')
 kill -KILL "$runner"
 wait "$runner" 2>/dev/null
 cp "$d/runs.csv" "$tmp/killed-rows.csv"
-wait_until 5 gone "$guest_pid" "$boot_pid"
+wait_until 30 gone "$guest_pid" "$boot_pid"
 check "SIGKILL mid-run: the boot (pid $boot_pid) and its guest (pid $guest_pid) died with run/matrix" gone "$guest_pid" "$boot_pid"
 # The fake guest's own children (a workload stand-in, its sleep) outlive it
 # for up to a second, holding the folder's lock they inherited; a real
 # guest is one QEMU process.  Wait for them, so that what follows meets
 # only the guest started next.
-wait_until 10 flock -n "$d/matrix.lock" true
+wait_until 45 flock -n "$d/matrix.lock" true
 kept=$(rows "$d")
 # A guest that outlived its runner (started here by hand, as a run/matrix
 # without setpriv would have left it): its pid in guest.pid, its plan in DIR.
 setsid "$PJT_MATRIX_BOOT" --kernel "$tmp/bzImage" --initrd "$tmp/image" --plan "$d/plan-boot-1.sh" --results "$tmp/orphan.results" \
 	--console "$tmp/orphan.console" --pidfile "$d/guest.pid" >/dev/null 2>&1 &
 orphan_boot=$!
-wait_until 10 sh -c "[ \"\$(cat '$d/guest.pid' 2>/dev/null)\" != '$guest_pid' ] && [ -s '$d/guest.pid' ]"
+wait_until 45 sh -c "[ \"\$(cat '$d/guest.pid' 2>/dev/null)\" != '$guest_pid' ] && [ -s '$d/guest.pid' ]"
 orphan=$(cat "$d/guest.pid")
 "$matrix" --no-report --resume "$d" >/dev/null 2>"$tmp/orphan.err"
 rc=$?
@@ -132,7 +132,7 @@ check "--resume while a guest of the folder runs (pid $orphan in guest.pid): exi
 	       cmp -s '$d/runs.csv' '$tmp/killed-rows.csv'"
 kill -TERM "-$orphan_boot" 2>/dev/null
 wait "$orphan_boot" 2>/dev/null
-wait_until 5 gone "$orphan"
+wait_until 30 gone "$orphan"
 "$matrix" --no-report --resume "$d" >/dev/null 2>"$tmp/resume.err"
 rc=$?
 check "--resume once no guest runs: exit 0, every seq exactly once, rows whole" ended "$rc" "$tmp/resume.err" "$d"
@@ -148,14 +148,14 @@ d=$tmp/realboot
 env -u PJT_MATRIX_BOOT PATH="$tmp/qemu:$PATH" "$matrix" --no-report --kernel "$tmp/bzImage" --initrd "$tmp/image" \
 	--out "$d" "$tmp/f.matrix" >/dev/null 2>"$d.err" &
 runner=$!
-wait_until 20 test -s "$d/guest.pid"
+wait_until 90 test -s "$d/guest.pid"
 qemu_pid=$(cat "$d/guest.pid")
 boot_pid=$(ps -o ppid= -p "$qemu_pid" | tr -d ' ')
 check "run/boot (pid $boot_pid) started the QEMU stand-in (pid $qemu_pid)" \
 	sh -c "ps -o args= -p $boot_pid | grep -q 'run/boot ' && ps -o args= -p $qemu_pid | grep -q '^sleep 300'"
 kill -KILL "$runner"
 wait "$runner" 2>/dev/null
-wait_until 5 gone "$qemu_pid" "$boot_pid"
+wait_until 30 gone "$qemu_pid" "$boot_pid"
 check "SIGKILL of run/matrix: run/boot and its QEMU died with it" gone "$qemu_pid" "$boot_pid"
 gone "$qemu_pid" "$boot_pid" || kill -KILL "$qemu_pid" "$boot_pid" 2>/dev/null # only if the check failed
 
@@ -163,7 +163,7 @@ gone "$qemu_pid" "$boot_pid" || kill -KILL "$qemu_pid" "$boot_pid" 2>/dev/null #
 d=$tmp/shot
 start "$d"
 runner=$!
-wait_until 20 in_run "$d"
+wait_until 90 in_run "$d"
 shot_seq=$(sed -n 's/^RUN-BEGIN seq=\([0-9]*\) .*/\1/p' "$d"/results-*.log | tail -n 1)
 shot_boot=$(ls "$d" | sed -n 's/^results-\([0-9]*\)\.log$/\1/p' | sort -n | tail -n 1)
 kill -KILL "$(cat "$d/guest.pid")"
