@@ -1,4 +1,4 @@
-/* run/lib/options.h: the one option parser of the C tools (build/pjt-stats,
+/* common/options.h: the one option parser of the C tools (build/pjt-stats,
  * build/matrix-plan, build/pelt-check, pjtload), the C twin of
  * run/lib/options.sh.
  *

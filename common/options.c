@@ -1,4 +1,4 @@
-/* run/lib/options.c: the one option parser of the C tools (options.h). */
+/* common/options.c: the one option parser of the C tools (options.h). */
 #include "options.h"
 
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #if !defined(PJT_VERSION) || !defined(PJT_SERIES)
-#error "PJT_VERSION and PJT_SERIES come from the VERSION file: build with run/lib/options.mk's OPTIONS_CFLAGS"
+#error "PJT_VERSION and PJT_SERIES come from the VERSION file: build with common/common.mk's COMMON_CFLAGS"
 #endif
 
 void opt_error(const char *tool, const char *fmt, ...)
