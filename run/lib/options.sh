@@ -16,7 +16,7 @@
 # options.  -h/--help anywhere print usage and exit 0, --version the
 # project's and the series' version (the VERSION file) and exit 0,
 # whatever else the command line holds.  option is called for each
-# option in order once the whole command line parsed.
+# option in order once the whole command line is parsed.
 # A tool whose operands end in a command with arguments of its own
 # (run/phase NAME CMD ARG...) sets options_end_at_operand=1 first: the
 # first operand then ends the options, as "--" does.
