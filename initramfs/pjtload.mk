@@ -1,19 +1,20 @@
 # pjtload, the workload generator (included by the top-level Makefile;
 # also usable alone: make -f initramfs/pjtload.mk pjtload).
-# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+# (simply expanded: MAKEFILE_LIST changes with the include of common/common.mk)
 TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))..))
 BUILD ?= $(TOP)/build
-include $(TOP)/run/lib/options.mk
+include $(TOP)/common/common.mk
 
 PJTLOAD_DIR := $(TOP)/initramfs/pjtload
 PJTLOAD_OBJ := $(BUILD)/pjtload-obj
 PJTLOAD_CC ?= gcc
-PJTLOAD_CFLAGS := -D_GNU_SOURCE -O2 -Wall -Wextra -pthread -MMD -MP -I$(OPTIONS_DIR)
+PJTLOAD_CFLAGS := -D_GNU_SOURCE -O2 -Wall -Wextra -pthread -MMD -MP -I$(COMMON_DIR)
 # The pure parts, unit-tested on the host by run/tests/test-pjtload.sh.
 PJTLOAD_PURE := units opts hist rate
 PJTLOAD_UNITS := $(PJTLOAD_PURE) record taskstat output duty pingpong forkmode main
-# The command line (-h, --version, the error format): the C tools' parser.
-PJTLOAD_OBJS := $(PJTLOAD_UNITS:%=$(PJTLOAD_OBJ)/%.o) $(PJTLOAD_OBJ)/lib-options.o
+# The command line (-h, --version, the error format): the C tools' parser
+# (common/options.c).
+PJTLOAD_OBJS := $(PJTLOAD_UNITS:%=$(PJTLOAD_OBJ)/%.o) $(PJTLOAD_OBJ)/common-options.o
 
 .PHONY: pjtload pjtload-host-tools
 pjtload: $(BUILD)/pjtload
@@ -32,8 +33,8 @@ $(BUILD)/pjtload-bare: $(PJTLOAD_OBJ)/bare_bench.o $(PJTLOAD_OBJ)/record.o $(PJT
 $(PJTLOAD_OBJ)/%.o: $(PJTLOAD_DIR)/%.c | $(PJTLOAD_OBJ)
 	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -c -o $@ $<
 
-$(PJTLOAD_OBJ)/lib-options.o: $(OPTIONS_DEPS) | $(PJTLOAD_OBJ)
-	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) $(OPTIONS_CFLAGS) -c -o $@ $(OPTIONS_SOURCE)
+$(PJTLOAD_OBJ)/common-options.o: $(COMMON_DEPS) | $(PJTLOAD_OBJ)
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) $(COMMON_CFLAGS) -c -o $@ $(OPTIONS_SOURCE)
 
 $(PJTLOAD_OBJ):
 	mkdir -p $@

@@ -5,12 +5,12 @@
 # generator's own parser (initramfs/pjtload/opts.c, units.c), built here
 # for the host, and reads the bits, columns and tunables of run/contract
 # through the generated build/contract.h.
-# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+# (simply expanded: MAKEFILE_LIST changes with the include of common/common.mk)
 TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))..))
 BUILD ?= $(TOP)/build
-include $(TOP)/run/lib/options.mk
+include $(TOP)/common/common.mk
 MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initramfs/pjtload \
-	$(OPTIONS_CFLAGS)
+	$(COMMON_CFLAGS)
 MATRIX_PLAN_SOURCES = $(TOP)/run/matrix-plan/matrix-plan.c \
 	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c $(OPTIONS_SOURCE)
 MATRIX_CONTRACT = $(TOP)/run/contract/bits $(TOP)/run/contract/columns \
@@ -22,7 +22,7 @@ $(BUILD)/contract.h: $(MATRIX_CONTRACT)
 
 $(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
 		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h \
-		$(TOP)/initramfs/pjtload/splitmix64.h $(OPTIONS_DEPS)
+		$(COMMON_DEPS)
 	@mkdir -p $(BUILD)
 	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $(MATRIX_PLAN_SOURCES)
 

@@ -1,11 +1,11 @@
 # Statistics, charts and report (run/stats, run/report, run/compare).
 # Included by the top-level Makefile; also usable alone:
 #   make -f run/stats.mk stats-tools | plots RESULTS=DIR
-# (simply expanded: MAKEFILE_LIST changes with the include of run/lib/options.mk)
+# (simply expanded: MAKEFILE_LIST changes with the include of common/common.mk)
 TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..))
 BUILD ?= $(TOP)/build
 RESULTS ?= $(TOP)/results/latest
-include $(TOP)/run/lib/options.mk
+include $(TOP)/common/common.mk
 
 STATS_SOURCES := $(wildcard $(TOP)/run/pjt-stats/*.c)
 STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
@@ -14,10 +14,9 @@ STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
 
 stats-tools: $(BUILD)/pjt-stats
 
-$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(TOP)/initramfs/pjtload/splitmix64.h \
-		$(OPTIONS_DEPS)
+$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(COMMON_DEPS)
 	@mkdir -p $(BUILD)
-	gcc -O2 -Wall -Wextra -I$(TOP)/initramfs/pjtload $(OPTIONS_CFLAGS) -o $@ $(STATS_SOURCES) \
+	gcc -O2 -Wall -Wextra $(COMMON_CFLAGS) -o $@ $(STATS_SOURCES) \
 		$(OPTIONS_SOURCE) -lm
 
 # Re-makes summary.csv, effects.csv, the charts and the report of RESULTS.

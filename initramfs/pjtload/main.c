@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "modes.h"
-#include "options.h" /* run/lib: the command line convention of the C tools */
+#include "options.h" /* common/: the command line convention of the C tools */
 #include "opts.h"
 
 static const char usage_text[] =

@@ -37,7 +37,7 @@
  * side (not runs: the runs of one boot share its state): inconclusive,
  * never a regression. */
 #include "pjt-stats.h"
-#include "options.h" /* run/lib: the C tools' command line */
+#include "options.h" /* common/: the C tools' command line */
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* pjt-stats: the statistics behind run/stats, run/report and run/compare. */
 #include "pjt-stats.h"
 #include "drift.h"
-#include "options.h" /* run/lib: the C tools' command line */
+#include "options.h" /* common/: the C tools' command line */
 
 #include <errno.h>
 #include <inttypes.h>

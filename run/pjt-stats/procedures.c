@@ -22,7 +22,7 @@
  * boot's unit is the mean of its blocks' log ratios), from a pilot's two
  * levels or the shipped default below. */
 #include "pjt-stats.h"
-#include "options.h" /* run/lib: the C tools' command line */
+#include "options.h" /* common/: the C tools' command line */
 
 #include <math.h>
 #include <stdlib.h>

@@ -28,7 +28,7 @@
  * function, searched instead of rounded). At least 6 boots: fewer cannot
  * give p <= 0.05. */
 #include "pjt-stats.h"
-#include "options.h" /* run/lib: the C tools' command line */
+#include "options.h" /* common/: the C tools' command line */
 
 #include <math.h>
 #include <stdlib.h>

@@ -304,4 +304,40 @@ check "-h after operands and options: the usage, exit 0, nothing parsed after it
 check "--version: the VERSION file's two versions" sh -c "mkdir -p '$tmp/proj/run' && cp '$top/VERSION' '$tmp/proj/' && cp '$tmp/tool' '$tmp/proj/run/t' &&
 	'$tmp/proj/run/t' --version >'$tmp/t.v' && [ \"\$(cat '$tmp/t.v')\" = \"\$(printf 't (pjt-sched) %s\\nseries %s' '$version' '$series')\" ]"
 
+echo "# ---- getopt_long (common/options.c) and getopt(1) (run/lib/options.sh) underneath: one set of rules"
+check "matrix-plan FILE --rep=3: an unambiguous prefix is the option (--reps), as getopt_long takes it" \
+	sh -c "'$plan' '$tmp/o.matrix' --rep=3 | grep -qx 'reps	3'"
+check "pelt-check --s=x: an ambiguous prefix is refused, naming the candidates" \
+	refused pelt-check "ambiguous option --s=x (--signals, --series)" "$pelt" --s=x "$pelt_loads" "$pelt_tasks"
+check "matrix-plan --nope FILE -h: -h wins over an unknown option before it" help_ok 'usage: matrix-plan' "$plan" --nope "$tmp/o.matrix" -h
+check "matrix-plan --help=1: --help given a value is refused" refused matrix-plan "--help takes no value" "$plan" --help=1
+check "POSIXLY_CORRECT=1 matrix-plan FILE --reps 5: options after the operand still count" \
+	sh -c "POSIXLY_CORRECT=1 '$plan' '$tmp/o.matrix' --reps 5 | grep -qx 'reps	5'"
+check "run/stats --declare=x --nope DIR: the line is parsed before any option is judged (the unknown option is the error)" \
+	refused run/stats "unknown option --nope" "$stats" --declare=x --nope "$tmp/st"
+# The shell tool again, with an option that prefixes another and a
+# one-letter flag.
+sed "s/parse_options 'j= out= flag'/parse_options 'j= q out= outdir= flag'/" "$tmp/tool" >"$tmp/tool2"
+chmod +x "$tmp/tool2"
+check "run/lib/options.sh: --outd=y is --outdir, --fl is --flag (unambiguous prefixes, as getopt(1) takes them)" \
+	sh -c "[ \"\$('$tmp/tool2' --outd=y --fl a)\" = \"\$(printf '%s\\n' 'option outdir <y>' 'option flag <none>' 'operand <a>')\" ]"
+check "run/lib/options.sh: --ou is ambiguous, naming the candidates" refused t "ambiguous option --ou (--out, --outdir)" "$tmp/tool2" --ou x
+check "run/lib/options.sh: -q=1, a one-letter flag given a value" refused t "-q takes no value" "$tmp/tool2" -q=1
+check "run/lib/options.sh: --nope a -h: -h wins over an unknown option before it" help_ok 'usage: t ' "$tmp/tool2" --nope a -h
+check "run/lib/options.sh: --flag --nope: nothing is taken before the whole line is parsed (stdout empty)" \
+	refused t "unknown option --nope" "$tmp/tool2" --flag --nope
+check "run/lib/options.sh: POSIXLY_CORRECT=1 t a --flag: options after the operand still count" \
+	sh -c "[ \"\$(POSIXLY_CORRECT=1 '$tmp/tool2' a --flag)\" = \"\$(printf '%s\\n' 'option flag <none>' 'operand <a>')\" ]"
+# same_words ARG...: the shell tool and pelt-check (C) refuse ARG... in the
+# same words, their names aside
+same_words() {
+	"$tmp/tool2" "$@" 2>&1 >/dev/null | sed 's/^t: //; s/ t --help$//' >"$tmp/w.sh"
+	"$pelt" "$@" 2>&1 >/dev/null | sed 's/^pelt-check: //; s/ pelt-check --help$//' >"$tmp/w.c"
+	[ -s "$tmp/w.c" ] && cmp -s "$tmp/w.sh" "$tmp/w.c" || { echo "shell:"; cat "$tmp/w.sh"; echo "C:"; cat "$tmp/w.c"; return 1; }
+}
+for args in "--nope=3" "-x" "--=x" "--help=1" "-hx" "--vers=2" "-Z -q"; do
+	# word splitting of $args is meant: one or two words
+	check "the same mistake in the same words from C and shell: $args" same_words $args
+done
+
 tap_end
