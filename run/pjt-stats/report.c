@@ -790,6 +790,46 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	fputs("\n", d->md);
 }
 
+/* A point's bits as the report writes them: space-separated, or "none" */
+static char *point_bits(int ref)
+{
+	char *bits = xstrdup(*reference_points[ref].bits ? reference_points[ref].bits : "none");
+
+	for (char *p = bits; *p; p++)
+		if (*p == '+')
+			*p = ' ';
+	return bits;
+}
+
+/* run/contract/points, as it is (run/tests/test-points.sh holds every
+ * other copy to it) */
+static void reference_points_table(struct doc *d)
+{
+	char *headers[] = { "reference point", "bits", "what it stands for" };
+
+	para(d, "Reference points are found by their feature sets, whatever the combination is called (run/contract/points). Runs measured before PJT_CLASSIFY existed have rfc-before, rfc-pelt and rfc-after without it, and are recognised as the same points.");
+	table_begin(d, headers, 3);
+	for (int i = 0; i < NREFS; i++) {
+		char *cells[3] = { (char *)reference_points[i].name, point_bits(i),
+				   (char *)reference_points[i].what };
+
+		table_row(d, cells, 3, 0);
+		free(cells[1]);
+	}
+	table_end(d);
+}
+
+/* "rfc-pelt (BITS) is not in this matrix: CONSEQUENCE." */
+static void missing_point(struct doc *d, int ref, const char *consequence)
+{
+	char *bits = point_bits(ref);
+	char *text = xasprintf("%s (%s) is not in this matrix: %s.", reference_points[ref].name, bits, consequence);
+
+	para(d, text);
+	free(text);
+	free(bits);
+}
+
 static void how_to_read(struct doc *d, const struct analysis *a)
 {
 	char *legend = star_legend(a);
@@ -800,8 +840,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	para(d, "Tests: a declared comparison, the exact Wilcoxon signed-rank test of its units (midranks for ties, Pratt's rule for zeros), the test its Walsh-average interval inverts; chosen over the sign test and the paired t by measurement on real boots (run/stats --procedures: the sign test held 0.8% at a nominal 5% and lost power; the t test exceeded its size on resampled boots). Every other comparison, and a declared one with a unit at ratio 0 or unbounded: the exact sign test, which its order-statistic interval inverts. Either way an interval at level L excludes 1 exactly when p <= 1 - L. The confirmatory family is one primary endpoint, pulls, per declared comparison (compare lines) x topology x workload, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's); the other primary metrics (migrations, records_per_s, ops_per_s, wakeup_p99_us) are that comparison's secondaries, tested at its primary's level one after the other in that order, stopping at the first unresolved, which keeps the familywise error. Everything else (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest p either exact test gives is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints the design's power for a 30% change.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
-	/* run/matrix --help's definitions, word for word (test-stats.sh holds them equal) */
-	para(d, "Reference points are found by their feature sets, whatever the combination is called; as run/matrix --help defines them: stock: nothing set (upstream 6.1); legacy-6.1: LEGACY_LOAD: 6.1's rules on the instantaneous metric; rfc-before: PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD: 3.7's rules on the instantaneous metric, the RFC's \"Without_patchset\"; rfc-pelt: the same rules on PELT (rfc.matrix, quick.matrix: the midpoint that splits rfc-before -> rfc-after into the metric's effect and the new rules' effect); rfc-after: the seven PJT_* bits, the RFC's \"With_patchset\". Runs measured before PJT_CLASSIFY existed have rfc-before, rfc-pelt and rfc-after without it, and are recognised as the same points.");
+	reference_points_table(d);
 	free(legend);
 }
 
@@ -1040,9 +1079,9 @@ static void rfc_section(struct doc *d, const struct analysis *a)
 		table_end(d);
 		few_runs_caveat(d, a, st);
 		if (after >= 0 && st->ref[REF_RFC_BEFORE] < 0)
-			para(d, "rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here.");
+			missing_point(d, REF_RFC_BEFORE, "the RFC's change cannot be measured here");
 		if (after >= 0 && pelt < 0)
-			para(d, "rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix: the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here.");
+			missing_point(d, REF_RFC_PELT, "the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here");
 		for (int j = 0; j < nm; j++) {
 			int m = metric_index(a, headers[2 + j]);
 			int pulls = !strcmp(headers[2 + j], "lb_pulls_total");

@@ -368,7 +368,7 @@ check "the RFC section states our paired ratio, its level and the RFC's in check
 check "the report names the adjustment next to the stars, with the family size" \
 	grep -q "\\* = resolved: a primary endpoint (pulls) after Holm's adjustment at 5% over the declared family of 2 tests" "$res/report.md"
 check "the report says rfc-pelt is absent, so no decomposition" \
-	grep -q 'rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix' "$res/report.md"
+	grep -q 'rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY) is not in this matrix' "$res/report.md"
 check "runs.csv is left untouched" sh -c "[ \"\$(cksum <'$res/runs.csv')\" = '$sum_before' ]"
 
 nofact=$tmp/nofact
@@ -830,20 +830,11 @@ gen "$tmp/oldnames/runs.csv" seed=3 reps=2 "combos=stock=none;rfc-before=LEGACY_
 "$top/run/report" "$tmp/oldnames" >/dev/null 2>&1
 check "a combination named rfc-before with LEGACY_LOAD alone is legacy-6.1: the report says so, and no RFC ratio" \
 	sh -c "grep -q 'Note: the combination named rfc-before has features LEGACY_LOAD, which are legacy-6.1' '$tmp/oldnames/report.md' &&
-	       grep -q \"rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here\" '$tmp/oldnames/report.md' &&
+	       grep -q \"rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here\" '$tmp/oldnames/report.md' &&
 	       ! grep -q \"The RFC's change:\" '$tmp/oldnames/report.md' &&
 	       [ -z \"\$(awk -F, '\$3 == \"rfc-after\" { print \$29; exit }' '$tmp/oldnames/summary.csv')\" ]"
 
-reference_bits_known() { # the reference feature sets use the contract's bit names
-	[ -f "$top/run/contract/bits" ] || { echo "no run/contract/bits"; return 1; }
-	sed -n '/reference_features\[NREFS\]/,/^};/p' "$top/run/pjt-stats/analysis.c" |
-		grep -o '[A-Z][A-Z_]*[A-Z]' | grep -v NREFS | sort -u >"$tmp/refbits"
-	[ -s "$tmp/refbits" ] || { echo "no bit names found in analysis.c"; return 1; }
-	for bit in $(cat "$tmp/refbits"); do
-		grep -qx "$bit" "$top/run/contract/bits" || { echo "$bit is not in run/contract/bits"; return 1; }
-	done
-}
-check "every bit of the reference feature sets (analysis.c) is a bit of run/contract/bits" reference_bits_known
+# the reference points' bits are run/contract/bits': run/tests/test-points.sh
 
 contract_columns_known() { # csv.c classifies every column of run/contract/columns
 	sed -n '/^static const char \*const \(required_columns\|known_metrics\|text_columns\)/,/^};/p' \
@@ -1358,19 +1349,7 @@ few_units_agree() {
 		{ grep 'Bits (factorial' "$fu/report.md"; return 1; }
 }
 check "report: factorial intervals that exclude 1 with p above 0.05 (4 agreeing blocks) are counted, not 'nothing beyond the noise'" few_units_agree
-# one definition of the reference points: the report's How to read holds
-# run/matrix --help's, word for word
-reference_points_agree() {
-	"$top/run/matrix" --help | awk '/^Reference points/ { on = 1; next } on && /^$/ { exit }
-		on { if ($0 ~ /^  [a-z]/) { if (d != "") print d; d = $1 ":"; $1 = ""; d = d $0 } else { $1 = $1; d = d " " $0 } }
-		END { print d }' | sed 's/:  */: /' >"$tmp/refpoints"
-	[ "$(wc -l <"$tmp/refpoints")" -eq 5 ] || { echo "run/matrix --help: want 5 reference points"; cat "$tmp/refpoints"; return 1; }
-	line=$(grep '^Reference points are found by their feature sets' "$tmp/verdict-busy/report.md")
-	while IFS= read -r def; do
-		case $line in *"$def"*) ;; *) echo "not in the report: $def"; return 1 ;; esac
-	done <"$tmp/refpoints"
-}
-check "report: How to read defines stock, legacy-6.1, rfc-before, rfc-pelt, rfc-after exactly as run/matrix --help" reference_points_agree
+# the reference points' definitions agree everywhere: run/tests/test-points.sh
 # the RFC's own result in the ratio chart: rfc-after 0 pulls in every boot
 zero_in_chart() {
 	zc=$tmp/zero-chart
