@@ -3,8 +3,9 @@
 # points (name, bits, what each stands for); every copy agrees with it:
 # the report's table (build/pjt-stats through run/report), run/matrix
 # --help, the .matrix files' comment entries and combo lines, docs/*.md
-# (docs/series.md's table, combo lines), and the bit sets the guest
-# suites and run/bench-icount spell out.  TAP-ish output.
+# (docs/series.md's table, combo lines), the cover letter's bits, and the
+# bit sets the guest suites and run/bench-icount spell out.  TAP-ish
+# output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fixtures=$top/run/tests/fixtures
@@ -125,6 +126,28 @@ docs_agree() {
 	agree "$tmp/e"
 }
 check "docs/series.md's table of the reference points is run/contract/points" docs_agree
+
+# the cover letter's table (patches/0000-cover-letter.patch, "Reference
+# points on one booted kernel:"): NAME at column 3, its bits in columns
+# 15-52 ("nothing set", "the seven PJT_* bits", "the same without BIT":
+# the entry above less BIT), continued on lines that start blank
+cover_letter_agrees() {
+	awk -v bits="$("$top/run/contract/entries" -j ' ' bits)" '
+		function flush() { if (name == "") return
+			if (b == "nothing set") b = ""
+			else if (b == "the seven PJT_* bits") { b = ""; n = split(bits, w, " "); for (i = 1; i <= n; i++) if (w[i] ~ /^PJT_/) b = b (b == "" ? "" : " ") w[i] }
+			else if (b ~ /^the same without /) { x = b; sub(/^the same without /, "", x); n = split(prev, w, " "); b = ""; for (i = 1; i <= n; i++) if (w[i] != x) b = b (b == "" ? "" : " ") w[i] }
+			print where "\t" name "\t" b "\t-"; prev = b; name = "" }
+		/^Reference points on one booted kernel:/ { on = 1; next }
+		on && /^$/ { if (seen) { flush(); exit } next }
+		on { col = substr($0, 15, 38); gsub(/^ +| +$/, "", col)
+		     if (substr($0, 1, 2) == "  " && substr($0, 3, 1) != " ") { flush(); seen = 1; name = substr($0, 3, 12); sub(/ +$/, "", name); b = col; where = FILENAME ":" FNR }
+		     else if (col != "") b = b " " col }
+		END { flush() }' "$top/patches/0000-cover-letter.patch" >"$tmp/e"
+	[ "$(wc -l <"$tmp/e")" -eq "$(wc -l <"$tmp/contract")" ] || { echo "the cover letter: want every point, found:"; cat "$tmp/e"; return 1; }
+	agree "$tmp/e"
+}
+check "patches/0000-cover-letter.patch: the reference points' bits are run/contract/points'" cover_letter_agrees
 
 report_agrees() {
 	[ -x "$top/build/pjt-stats" ] || { echo "build/pjt-stats missing (make build/pjt-stats)"; return 1; }
