@@ -299,7 +299,7 @@ void doc_end(struct doc *d, const char *title)
 	      "table{border-collapse:collapse;margin:0.5em 0 1em}td,th{border:1px solid #bbb;padding:0.2em 0.5em;font-size:90%}"
 	      "td{text-align:right}td:first-child{text-align:left}pre{background:#f4f4f4;padding:0.5em;overflow-x:auto}"
 	      "figure{margin:1em 0}img{max-width:100%}figcaption{font-style:italic}ul{margin:0.2em 0}"
-	      "nav#contents{font-size:90%}nav#contents>ul{columns:2}nav#contents h2{font-size:110%}</style></head><body>\n",
+	      "nav#contents{font-size:90%}nav#contents>ul{columns:2}nav#contents>ul>li{break-inside:avoid}nav#contents h2{font-size:110%}</style></head><body>\n",
 	      html);
 	fputs("<h1>", html);
 	html_escaped(html, title);
