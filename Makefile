@@ -10,7 +10,7 @@ MATRIX ?= feat-matrix/quick.matrix
 # for run/distribute; stress-ng for a guest suite; ccache for the kernel
 # builds; sparse for the per-patch checks).  No Recommends: qemu's pull in
 # a desktop.  Nothing here is a service: what the tests alone need (an
-# sshd) comes from check-deps.
+# sshd, chromium) comes from check-deps.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
 	linux-perf file python3-ply parallel rsync openssh-client stress-ng ccache \
@@ -37,7 +37,9 @@ deps:
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 
 # Debian's sshd for run/tests/test-distribute-ssh.sh, unpacked into
-# build/sshd-root, not installed (its package enables and starts ssh.service).
+# build/sshd-root, not installed (its package enables and starts ssh.service);
+# Debian's chromium for run/tests/test-report-browser.sh, installed when no
+# package it brings ships a service (run/check-deps --help).
 check-deps:
 	@run/check-deps
 

@@ -1,12 +1,13 @@
 # One panel per metric, one column per combination in its colour: counts
 # (pulls, migrations) as bars from 0, per second of the run; throughput
-# and latency as points on an axis fitted to the data (pfitted), which
-# does not start at 0. Each is the median of the combination's runs with
+# and latency as points on an axis fitted to the data (pfitted; the
+# subtitle names the axes that do not start at 0). Each is the median of the combination's runs with
 # the order-statistic interval of the median as whiskers; n, the interval's
 # level and the run length are in the title, once (a combination with
 # fewer runs says so under the axis). A cell with fewer than 8 runs has
-# every run drawn as an open circle. A panel whose every run is 0 is not
-# in the spec (the report says which were left out).
+# every run drawn as an open circle. A panel whose medians and intervals
+# are 0 in every combination is not in the spec (the report says which
+# were left out).
 load plotsdir.'/common.gp'
 load spec
 

@@ -1,9 +1,10 @@
 # The paired ratios of one workload, the numbers the stars come from: one
 # panel per primary metric, each on its own log axis (fitted to the data,
 # with a line at 1 = no change), one row per comparison (COMBO / REFERENCE,
-# in COMBO's colour): the declared ones first, filled, with their
-# Holm-adjusted p ('*' when resolved) on the right; below the dashed line
-# the others, open, with their marginal p, not adjusted. The units and
+# in COMBO's colour), its ratio printed on the right: the declared ones
+# first, filled, with their Holm-adjusted p (a secondary's fixed-sequence
+# p; '*' when resolved); below the dashed line the others, open, with
+# their marginal p, not adjusted. The units and
 # the intervals' level are in the title, once; a row of fewer units says
 # its own. A side 0 in every unit has no ratio: its row is a diamond at the
 # edge it goes to (pzfile, "0 against 46" on the right), not left out.

@@ -13,12 +13,7 @@ MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initram
 	$(COMMON_CFLAGS)
 MATRIX_PLAN_SOURCES = $(TOP)/run/matrix-plan/matrix-plan.c \
 	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c $(OPTIONS_SOURCE)
-MATRIX_CONTRACT = $(TOP)/run/contract/bits $(TOP)/run/contract/columns \
-	$(TOP)/run/contract/tunables $(TOP)/run/contract/gen-contract-h
-
-$(BUILD)/contract.h: $(MATRIX_CONTRACT)
-	@mkdir -p $(BUILD)
-	$(TOP)/run/contract/gen-contract-h $(TOP)/run/contract > $@.tmp && mv $@.tmp $@
+include $(TOP)/run/contract/contract.mk
 
 $(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
 		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h \

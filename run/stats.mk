@@ -6,6 +6,7 @@ TOP := $(or $(TOP),$(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..))
 BUILD ?= $(TOP)/build
 RESULTS ?= $(TOP)/results/latest
 include $(TOP)/common/common.mk
+include $(TOP)/run/contract/contract.mk
 
 STATS_SOURCES := $(wildcard $(TOP)/run/pjt-stats/*.c)
 STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
@@ -14,9 +15,9 @@ STATS_HEADERS := $(wildcard $(TOP)/run/pjt-stats/*.h)
 
 stats-tools: $(BUILD)/pjt-stats
 
-$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(COMMON_DEPS)
+$(BUILD)/pjt-stats: $(STATS_SOURCES) $(STATS_HEADERS) $(BUILD)/contract.h $(COMMON_DEPS)
 	@mkdir -p $(BUILD)
-	gcc -O2 -Wall -Wextra $(COMMON_CFLAGS) -o $@ $(STATS_SOURCES) \
+	gcc -O2 -Wall -Wextra -I$(BUILD) $(COMMON_CFLAGS) -o $@ $(STATS_SOURCES) \
 		$(OPTIONS_SOURCE) -lm
 
 # Re-makes summary.csv, effects.csv, the charts and the report of RESULTS.

@@ -48,15 +48,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The reference points, their bits and what they stand for: run/contract/points */
+const struct reference_point reference_points[NREFS] = { PJT_CONTRACT_POINTS };
 const char *const reference_names[NREFS] = {
-	"stock", "legacy-6.1", "rfc-before", "rfc-pelt", "rfc-after"
-};
-static const char *const reference_features[NREFS] = {
-	"",
-	"LEGACY_LOAD",
-	"PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE+LEGACY_LOAD",
-	"PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE",
-	"PJT_SHORT_TASKS+PJT_BUSIEST+PJT_IMBALANCE+PJT_MOVE_TASKS+PJT_IDLEST+PJT_WAKE_AFFINE",
+	reference_points[REF_STOCK].name, reference_points[REF_LEGACY].name,
+	reference_points[REF_RFC_BEFORE].name, reference_points[REF_RFC_PELT].name,
+	reference_points[REF_RFC_AFTER].name,
 };
 const int ratio_reference[NRATIOS] = { REF_STOCK, REF_RFC_BEFORE, REF_RFC_PELT };
 const char *const ratio_column[NRATIOS] = { "ratio_to_stock", "ratio_to_rfc_before", "ratio_to_rfc_pelt" };
@@ -222,6 +219,24 @@ static int64_t feature_bits(struct analysis *a, const char *features, int add, i
 	return bits;
 }
 
+/* FEATURES ("A+B+C") without the word WORD, newly allocated */
+static char *without_word(const char *features, const char *word)
+{
+	char *out = xstrdup(""), *copy = xstrdup(features), *w, *save;
+
+	for (w = strtok_r(copy, "+", &save); w; w = strtok_r(NULL, "+", &save)) {
+		char *joined;
+
+		if (!strcmp(w, word))
+			continue;
+		joined = xasprintf("%s%s%s", out, *out ? "+" : "", w);
+		free(out);
+		out = joined;
+	}
+	free(copy);
+	return out;
+}
+
 char *base_name(const struct analysis *a, uint32_t bits)
 {
 	char *name = xstrdup("");
@@ -288,7 +303,7 @@ static void collect_combos(struct analysis *a, int *row_combo)
 	const struct run_table *t = a->table;
 	struct strmap names = { 0 };
 	int next_palette = 0, *order;
-	int64_t ref_bits[NREFS], classify;
+	int64_t ref_bits[NREFS], ref_old[NREFS];
 
 	a->combos = xmalloc(t->nrows * sizeof(struct combo));
 	for (int r = 0; r < t->nrows; r++) {
@@ -313,18 +328,21 @@ static void collect_combos(struct analysis *a, int *row_combo)
 		row_combo[r] = c;
 	}
 	map_free(&names);
-	for (int i = 0; i < NREFS; i++)
-		ref_bits[i] = feature_bits(a, reference_features[i], 0, 0);
-	/* patch 17 puts 3.7's group classification (PJT_CLASSIFY) beside the
-	 * RFC's reference points: rfc-before, rfc-pelt, rfc-after with it are
-	 * the same points (runs.csv from before it has them without) */
-	classify = feature_bits(a, "PJT_CLASSIFY", 0, 0);
+	/* patch 11 added 3.7's group classification (PJT_CLASSIFY) to the
+	 * RFC's reference points: runs.csv from before it has rfc-before,
+	 * rfc-pelt and rfc-after without it, the same points then */
+	for (int i = 0; i < NREFS; i++) {
+		char *without = without_word(reference_points[i].bits, "PJT_CLASSIFY");
+
+		ref_bits[i] = feature_bits(a, reference_points[i].bits, 0, 0);
+		ref_old[i] = i >= REF_RFC_BEFORE ? feature_bits(a, without, 0, 0) : -1;
+		free(without);
+	}
 	for (int c = 0; c < a->ncombos; c++) {
 		a->combos[c].reference = -1;
 		for (int i = 0; i < NREFS; i++)
 			if (ref_bits[i] == a->combos[c].bits ||
-			    (i >= REF_RFC_BEFORE && ref_bits[i] >= 0 && classify > 0 &&
-			     (ref_bits[i] | classify) == a->combos[c].bits))
+			    (ref_old[i] >= 0 && ref_old[i] == a->combos[c].bits))
 				a->combos[c].reference = i;
 		a->combos[c].colour = c; /* the old index, until sorted */
 	}

@@ -9,11 +9,14 @@
  *   with fewer runs than the others says so in its axis label;
  * - counts (pulls, migrations) per second of each run's duration_s, the
  *   run length in the title;
- * - throughput and latency as points on an axis fitted to the data (it
- *   does not start at 0, and says so), numbers with thousands separators;
- * - ratios on a log axis with a line at 1;
- * - a panel whose values are 0 in every run is left out, and the report
- *   says which (chart_plan.left_out). */
+ * - throughput and latency as points on an axis fitted to the data (the
+ *   subtitle names the panels whose axis does not start at 0), numbers
+ *   with thousands separators; ops_per_s in the workload's own unit
+ *   (INTERFACES.md: hackbench messages/s, pingpong round trips/s, ...);
+ * - ratios on a log axis with a line at 1, each printed beside its row;
+ * - a panel whose medians and intervals are 0 in every combination is
+ *   left out (a stray pull in a few runs does not make a panel), and the
+ *   report says which (chart_plan.left_out). */
 #include "pjt-stats.h"
 
 #include <math.h>
@@ -91,6 +94,23 @@ static void above_zero(const struct study *st, int m, int *runs, int *of, double
 				*sum += smp->sorted[i];
 			}
 	}
+}
+
+/* What ops_per_s counts, by the workload's kind (INTERFACES.md, "Matrix
+ * results"): "messages" for hackbench, ... */
+static const char *ops_unit(const char *workload)
+{
+	static const struct { const char *kind, *unit; } units[] = {
+		{ "hackbench", "messages" }, { "perf-messaging", "messages" },
+		{ "perf-pipe", "round trips" }, { "pingpong", "round trips" },
+		{ "fork", "forks" }, { "rt-app", "activations" },
+	};
+	size_t len = strcspn(workload, " ");
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].kind) == len && !strncmp(workload, units[i].kind, len))
+			return units[i].unit;
+	return "operations";
 }
 
 /* ---- the panels of the per-combination charts ---- */
@@ -613,8 +633,9 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 	char *what = per_second || !def->per_second ? xstrdup(def->what)
 		: xasprintf("%s (per run: runs.csv has no duration_s)", def->what);
 	char *title = chart_title(st, what), *length = run_length_text(a, st), *counts, *subtitle;
-	int n = panels_drawn(a, st, def, NULL), panel = 0;
+	int n = panels_drawn(a, st, def, NULL), panel = 0, noff = 0;
 	int *cell_n = xcalloc(st->ngroups + 1, sizeof(int));
+	char *off_zero = xstrdup(""), *title_ops = NULL, *ylabel_ops = NULL, *axis_note;
 	struct n_range nr = { 0, 0 };
 
 	fputs("chart_title = ", f);
@@ -632,14 +653,28 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 		panel++;
 		write_combo_panel(a, st, dir, m, per_second, &dat, &runs, cell_n, &nr, &dlo, &dhi);
 		linear_axis("y", dlo, dhi, def->axis == AXIS_FITTED, &lo, &hi, &tics);
+		if (lo != 0) { /* the subtitle names the axes that do not start at 0 */
+			char *next = xasprintf("%s%s%s", off_zero, *off_zero ? ", " : "", p->title);
+
+			free(off_zero);
+			off_zero = next;
+			noff++;
+		}
+		if (!strcmp(p->metric, "ops_per_s")) {
+			title_ops = xasprintf("%s/s", ops_unit(st->workload));
+			ylabel_ops = xasprintf("%s per second", ops_unit(st->workload));
+		}
 		fprintf(f, "pfile[%d] = ", panel);
 		gp_string(f, dat);
 		fprintf(f, "\nprunfile[%d] = ", panel);
 		gp_string(f, runs ? runs : "");
 		fprintf(f, "\nptitle[%d] = ", panel);
-		gp_string(f, p->title);
+		gp_string(f, title_ops ? title_ops : p->title);
 		fprintf(f, "\npylabel[%d] = ", panel);
-		gp_string(f, p->ylabel);
+		gp_string(f, ylabel_ops ? ylabel_ops : p->ylabel);
+		free(title_ops);
+		free(ylabel_ops);
+		title_ops = ylabel_ops = NULL;
 		fprintf(f, "\npfitted[%d] = %d\npymin[%d] = %.10g\npymax[%d] = %.10g\npytics[%d] = ", panel,
 			def->axis == AXIS_FITTED, panel, lo, panel, hi, panel);
 		gp_string(f, tics);
@@ -649,9 +684,15 @@ static void write_bars_spec(const struct analysis *a, const struct study *st, co
 		free(tics);
 	}
 	counts = n_text(&nr, "run", "per combination", "axis");
+	/* computed from the axes drawn: only those that do not start at 0 say so */
+	axis_note = !noff ? xstrdup("")
+		: noff == n ? xstrdup(n == 1 ? "\nthe axis is fitted to the data: it does not start at 0"
+				      : "\nthe axes are fitted to the data: they do not start at 0")
+		: xasprintf("\naxes fitted to the data; not from 0: %s", off_zero);
 	subtitle = xasprintf("%s%s%s: %s%s", *length ? length : "", *length ? "; " : "",
-			     def->axis == AXIS_FITTED ? "points" : "bars", counts,
-			     def->axis == AXIS_FITTED ? "\nthe axis is fitted to the data: it does not start at 0" : "");
+			     def->axis == AXIS_FITTED ? "points" : "bars", counts, axis_note);
+	free(axis_note);
+	free(off_zero);
 	fputs("chart_subtitle = ", f);
 	gp_string(f, subtitle);
 	fputc('\n', f);
@@ -921,7 +962,11 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	linear_axis("x", xlo, xhi, 1, &x0, &x1, &xtics);
 	linear_axis("y", ylo, yhi, 1, &y0, &y1, &ytics);
 	counts = n_text(&nr, "run", "per combination", "label");
-	sub = xasprintf("%s%s%s, both ways\nboth axes fitted to the data (neither starts at 0)", length, *length ? "; points: " : "points: ", counts);
+	sub = xasprintf("%s%s%s, both ways\n%s", length, *length ? "; points: " : "points: ", counts,
+			x0 != 0 && y0 != 0 ? "both axes fitted to the data (neither starts at 0)"
+			: x0 != 0 ? "axes fitted to the data: the x axis does not start at 0"
+			: y0 != 0 ? "axes fitted to the data: the y axis does not start at 0"
+			: "axes fitted to the data, both from 0");
 	fputs("chart_title = ", f);
 	gp_string(f, title);
 	fputs("\nchart_subtitle = ", f);
@@ -934,9 +979,15 @@ static void write_scatter_spec(const struct analysis *a, const struct study *st,
 	fputs("\nxlabel_text = ", f);
 	gp_string(f, per_second ? "task migrations per second (perf cpu-migrations)" : "task migrations per run (perf cpu-migrations)");
 	fputs("\nylabel_text = ", f);
-	gp_string(f, !strcmp(tput, "records_per_s") ? "throughput, records per second"
-		  : !strcmp(tput, "ops_per_s") ? "throughput, operations per second"
-		  : "rate_fraction (fraction of the calibrated rate)");
+	if (!strcmp(tput, "ops_per_s")) {
+		char *label = xasprintf("throughput, %s per second", ops_unit(st->workload));
+
+		gp_string(f, label);
+		free(label);
+	} else {
+		gp_string(f, !strcmp(tput, "records_per_s") ? "throughput, records per second"
+			  : "rate_fraction (fraction of the calibrated rate)");
+	}
 	fprintf(f, "\nxmin = %.10g\nxmax = %.10g\nymin = %.10g\nymax = %.10g\nxtics_cmd = ", x0, x1, y0, y1);
 	gp_string(f, xtics);
 	fputs("\nytics_cmd = ", f);
@@ -1139,6 +1190,13 @@ static int combo_colour(const struct analysis *a, const char *name)
 	return 0x777777;
 }
 
+/* A ratio beside its point: three decimals (0.467, 1.276), more
+ * significant digits far from 1 (0.0123, 12.3) */
+static char *chart_ratio(double v)
+{
+	return v >= 0.1 && v < 10 ? xasprintf("%.3f", v) : xasprintf("%.3g", v);
+}
+
 static const char *ratio_panel_title(const char *metric)
 {
 	return !strcmp(metric, "lb_pulls_total") ? "pulls (lb_pulls_total)"
@@ -1217,9 +1275,13 @@ static void write_ratios_spec(const struct analysis *a, const struct study *st, 
 			char *label = xasprintf("%s / %s", rows[r].who, rows[r].ref);
 			char *units = c->n_units != most ? xasprintf(" (%d %s%s)", c->n_units, c->unit,
 								      c->n_units == 1 ? "" : "s") : xstrdup("");
-			char *test = isnan(c->p) ? xasprintf("no test%s", units)
-				: rows[r].declared ? xasprintf("Holm p=%.2g%s%s", c->q, c->sig ? " *" : "", units)
-				: xasprintf("p=%.2g%s", c->p, units);
+			char *ratio = c->zero_side ? xstrdup("") : xasprintf("%s, ", chart_ratio(c->value));
+			char *test = isnan(c->p) ? xasprintf("%sno test%s", ratio, units)
+				: rows[r].declared ? xasprintf("%s%s p=%.2g%s%s", ratio, c->secondary ? "fixed-sequence" : "Holm",
+							       c->q, c->sig ? " *" : "", units)
+				: xasprintf("%sp=%.2g%s", ratio, c->p, units);
+
+			free(ratio);
 
 			if (c->zero_side) {
 				/* no ratio: a diamond at the edge it goes to (2% in from
@@ -1324,15 +1386,17 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 	char *slug = study_slug(a, s);
 	const char *tput = throughput_metric(a, st);
 	int eff = 0, ms[4], np = ratio_metrics(a, st, ms), rows = 0, zero, drawn;
+	/* short: what each chart draws; how to read intervals and p is in
+	 * the report's "How to read the numbers", once */
 	static const char *const captions[CHART_KINDS] = {
-		"Paired ratios of the primary metrics, the numbers the stars come from: each comparison's ratio over its units (boots when several) with its interval: a declared comparison's Hodges-Lehmann estimate, Walsh-average interval and Holm-adjusted or fixed-sequence p (* = resolved), any other's median, order-statistic interval and marginal p, not adjusted. The units and the interval's level are in the chart's title",
-		"Load-balance pulls (lb_gained, summed over CPUs and domains) per second of each run, by idle type: the median and the order-statistic interval of the median; n and the level in the chart's title. These intervals treat the runs as units, so boot-to-boot variance is only in the paired ratios",
-		"Task migrations of the workload's threads per second of each run: median and order-statistic interval (runs as units; boot-to-boot variance is in the paired ratios only)",
-		"Throughput per run: median and order-statistic interval on an axis fitted to the data (it does not start at 0; the paired ratios above give the change as a ratio)",
-		"Wake-up latency percentiles per run, in microseconds of the guest's clock, which TCG emulates (compare combinations, not machines): median and order-statistic interval on an axis fitted to the data",
-		"Main effect of each bit in each factorial design, a ratio (geometric mean with the bit over without it, per block, median over the units) with its order-statistic interval; marginal, not adjusted (effects are never in the declared family)",
-		"Migrations per second against throughput: one point per combination, medians with both order-statistic intervals",
-		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (median and order-statistic interval; log scale, a missing bar is 0)",
+		"Paired ratios of the primary metrics: each comparison's ratio and interval on a log axis (1 = no change), the ratio and p beside it; filled rows are the declared comparisons, whose p the stars come from",
+		"Load-balance pulls per second by idle type: median and interval of the median of each combination's runs",
+		"Task migrations per second: median and interval of the median of each combination's runs",
+		"Throughput per run: median and interval of the median of each combination's runs",
+		"Wake-up latency percentiles (µs of the guest's TCG-emulated clock): median and interval of the median",
+		"Main effect of each bit: the ratio with the bit over without it and its interval (marginal, not adjusted)",
+		"Migrations per second against throughput: one point per combination, medians with both intervals",
+		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (log scale; a missing bar is 0)",
 	};
 
 	for (const char *names[] = { "lb_pulls_total", "migrations", tput }, **p = names; p < names + 3; p++)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "contract.h"
+
 #define EXIT_BAD_INPUT 2
 
 /* ---- util.c ---- */
@@ -126,9 +128,22 @@ extern const char *const procedure_names[NPROCEDURES];
 void test_units(int proc, const double *sorted, int n, double *estimate, struct interval *ci, double *p);
 
 /* ---- analysis.c ---- */
+/* The reference points, in run/contract/points' order (build/contract.h):
+ * a point renamed or dropped there fails to compile here. */
 enum reference {
-	REF_STOCK, REF_LEGACY, REF_RFC_BEFORE, REF_RFC_PELT, REF_RFC_AFTER, NREFS
+	REF_STOCK = PJT_CONTRACT_POINT_STOCK,
+	REF_LEGACY = PJT_CONTRACT_POINT_LEGACY_6_1,
+	REF_RFC_BEFORE = PJT_CONTRACT_POINT_RFC_BEFORE,
+	REF_RFC_PELT = PJT_CONTRACT_POINT_RFC_PELT,
+	REF_RFC_AFTER = PJT_CONTRACT_POINT_RFC_AFTER,
+	NREFS = PJT_CONTRACT_NPOINTS
 };
+struct reference_point {
+	const char *name;
+	const char *bits;        /* joined by '+', "" for none */
+	const char *what;        /* what it stands for, one line */
+};
+extern const struct reference_point reference_points[NREFS];
 extern const char *const reference_names[NREFS];
 /* The references ratios are taken to (summary.csv columns ratio_to_NAME):
  * stock and rfc-before for every combination, rfc-pelt for rfc-after (the

@@ -1,199 +1,14 @@
-/* report.md and report.html from the same content: what was run, the RFC's
- * figures beside ours, per-workload tables and charts, excluded runs. The
- * HTML embeds the PNG charts as data URIs, so it opens with no server. */
+/* What report.md and report.html say (doc.c writes both): the verdict,
+ * the RFC beside ours, per-workload tables and charts, what was run,
+ * excluded runs; each number once. */
 #include "pjt-stats.h"
+#include "doc.h"
 #include "drift.h"
 
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct doc {
-	FILE *md, *html;
-	const char *dir;
-};
-
-static void html_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* Markdown table cells must not contain a bare '|'. */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static void heading(struct doc *d, int level, const char *text)
-{
-	fprintf(d->md, "\n%.*s %s\n\n", level, "######", text);
-	fprintf(d->html, "<h%d>", level);
-	html_escaped(d->html, text);
-	fprintf(d->html, "</h%d>\n", level);
-}
-
-static void para(struct doc *d, const char *text)
-{
-	fprintf(d->md, "%s\n\n", text);
-	fputs("<p>", d->html);
-	html_escaped(d->html, text);
-	fputs("</p>\n", d->html);
-}
-
-static void preformatted(struct doc *d, const char *text)
-{
-	fprintf(d->md, "```\n%s%s```\n\n", text, text[0] && text[strlen(text) - 1] == '\n' ? "" : "\n");
-	fputs("<pre>", d->html);
-	html_escaped(d->html, text);
-	fputs("</pre>\n", d->html);
-}
-
-static void bullet(struct doc *d, const char *text)
-{
-	fprintf(d->md, "- %s\n", text);
-	fputs("<ul><li>", d->html);
-	html_escaped(d->html, text);
-	fputs("</li></ul>\n", d->html);
-}
-
-static void table_row(struct doc *d, char **cells, int n, int header)
-{
-	fputs("|", d->md);
-	fputs("<tr>", d->html);
-	for (int i = 0; i < n; i++) {
-		fputc(' ', d->md);
-		md_cell(d->md, cells[i]);
-		fputs(" |", d->md);
-		fputs(header ? "<th>" : "<td>", d->html);
-		html_escaped(d->html, cells[i]);
-		fputs(header ? "</th>" : "</td>", d->html);
-	}
-	fputs("\n", d->md);
-	fputs("</tr>\n", d->html);
-	if (header) {
-		fputs("|", d->md);
-		for (int i = 0; i < n; i++)
-			fputs(i ? "---:|" : "---|", d->md);
-		fputs("\n", d->md);
-	}
-}
-
-static void table_begin(struct doc *d, char **headers, int n)
-{
-	fputs("\n", d->md);
-	fputs("<table>\n", d->html);
-	table_row(d, headers, n, 1);
-}
-
-static void table_end(struct doc *d)
-{
-	fputs("\n", d->md);
-	fputs("</table>\n", d->html);
-}
-
-static void base64(FILE *f, const unsigned char *p, size_t n)
-{
-	static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-
-		fputc(digits[v >> 18 & 63], f);
-		fputc(digits[v >> 12 & 63], f);
-		fputc(i + 1 < n ? digits[v >> 6 & 63] : '=', f);
-		fputc(i + 2 < n ? digits[v & 63] : '=', f);
-	}
-}
-
-#define CHART_MARKER "<!-- pjt-chart "
-
-/* A marker line, replaced by embed_charts once the charts are drawn. */
-static void chart(struct doc *d, const struct chart_plan *plan)
-{
-	fprintf(d->md, CHART_MARKER "%s\t%s -->\n\n", plan->name, plan->caption);
-	fprintf(d->html, CHART_MARKER "%s\t%s -->\n", plan->name, plan->caption);
-}
-
-static void embed_one(FILE *out, const char *dir, const char *name, const char *caption, int html)
-{
-	char *png = xasprintf("%s/charts/%s.png", dir, name);
-	size_t len;
-	char *data = read_whole_file(png, &len);
-
-	if (!data) {
-		fprintf(out, html ? "<p>Chart %s was not rendered (see charts/%s.log): " : "Chart %s was not rendered (see charts/%s.log): ",
-			name, name);
-		if (html)
-			html_escaped(out, caption);
-		else
-			fputs(caption, out);
-		fputs(html ? ".</p>\n" : ".\n", out);
-	} else if (!html) {
-		fprintf(out, "![%s](charts/%s.png)\n\n*%s* ([SVG](charts/%s.svg))\n", caption, name,
-			caption, name);
-	} else {
-		fputs("<figure><img alt=\"", out);
-		html_escaped(out, caption);
-		fputs("\" src=\"data:image/png;base64,", out);
-		base64(out, (const unsigned char *)data, len);
-		fputs("\"><figcaption>", out);
-		html_escaped(out, caption);
-		fprintf(out, " (<a href=\"charts/%s.svg\">SVG</a>)</figcaption></figure>\n", name);
-	}
-	free(data);
-	free(png);
-}
-
-static void embed_file(const char *dir, const char *file, int html)
-{
-	char *path = xasprintf("%s/%s", dir, file);
-	char *text = read_whole_file(path, NULL), *line, *next;
-	FILE *out;
-
-	if (!text)
-		die_input("pjt-stats: %s: no such file (run pjt-stats --report first)", path);
-	out = open_output(path);
-	for (line = text; *line; line = next) {
-		char *nl = strchr(line, '\n'), *tab;
-
-		next = nl ? nl + 1 : line + strlen(line);
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, CHART_MARKER, strlen(CHART_MARKER)) &&
-		    (tab = strchr(line, '\t')) && strlen(tab) >= 4 &&
-		    !strcmp(line + strlen(line) - 4, " -->")) {
-			*tab = '\0';
-			line[strlen(line + 0)] = '\0';
-			tab[1 + strlen(tab + 1) - 4] = '\0';
-			embed_one(out, dir, line + strlen(CHART_MARKER), tab + 1, html);
-		} else {
-			fprintf(out, "%s%s", line, nl ? "\n" : "");
-		}
-	}
-	close_output(out, path);
-	free(text);
-	free(path);
-}
-
-int embed_charts(const char *results_dir)
-{
-	embed_file(results_dir, "report.md", 0);
-	embed_file(results_dir, "report.html", 1);
-	return 0;
-}
 
 /* Readable numbers: thousands separators for large values, a few
  * significant digits otherwise. */
@@ -790,6 +605,46 @@ static void what_was_run(struct doc *d, const struct analysis *a)
 	fputs("\n", d->md);
 }
 
+/* A point's bits as the report writes them: space-separated, or "none" */
+static char *point_bits(int ref)
+{
+	char *bits = xstrdup(*reference_points[ref].bits ? reference_points[ref].bits : "none");
+
+	for (char *p = bits; *p; p++)
+		if (*p == '+')
+			*p = ' ';
+	return bits;
+}
+
+/* run/contract/points, as it is (run/tests/test-points.sh holds every
+ * other copy to it) */
+static void reference_points_table(struct doc *d)
+{
+	char *headers[] = { "reference point", "bits", "what it stands for" };
+
+	para(d, "Reference points are found by their feature sets, whatever the combination is called (run/contract/points). Runs measured before PJT_CLASSIFY existed have rfc-before, rfc-pelt and rfc-after without it, and are recognised as the same points.");
+	table_begin(d, headers, 3);
+	for (int i = 0; i < NREFS; i++) {
+		char *cells[3] = { (char *)reference_points[i].name, point_bits(i),
+				   (char *)reference_points[i].what };
+
+		table_row(d, cells, 3, 0);
+		free(cells[1]);
+	}
+	table_end(d);
+}
+
+/* "rfc-pelt (BITS) is not in this matrix: CONSEQUENCE." */
+static void missing_point(struct doc *d, int ref, const char *consequence)
+{
+	char *bits = point_bits(ref);
+	char *text = xasprintf("%s (%s) is not in this matrix: %s.", reference_points[ref].name, bits, consequence);
+
+	para(d, text);
+	free(text);
+	free(bits);
+}
+
 static void how_to_read(struct doc *d, const struct analysis *a)
 {
 	char *legend = star_legend(a);
@@ -800,8 +655,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	para(d, "Tests: a declared comparison, the exact Wilcoxon signed-rank test of its units (midranks for ties, Pratt's rule for zeros), the test its Walsh-average interval inverts; chosen over the sign test and the paired t by measurement on real boots (run/stats --procedures: the sign test held 0.8% at a nominal 5% and lost power; the t test exceeded its size on resampled boots). Every other comparison, and a declared one with a unit at ratio 0 or unbounded: the exact sign test, which its order-statistic interval inverts. Either way an interval at level L excludes 1 exactly when p <= 1 - L. The confirmatory family is one primary endpoint, pulls, per declared comparison (compare lines) x topology x workload, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's); the other primary metrics (migrations, records_per_s, ops_per_s, wakeup_p99_us) are that comparison's secondaries, tested at its primary's level one after the other in that order, stopping at the first unresolved, which keeps the familywise error. Everything else (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest p either exact test gives is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints the design's power for a 30% change.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
-	/* run/matrix --help's definitions, word for word (test-stats.sh holds them equal) */
-	para(d, "Reference points are found by their feature sets, whatever the combination is called; as run/matrix --help defines them: stock: nothing set (upstream 6.1); legacy-6.1: LEGACY_LOAD: 6.1's rules on the instantaneous metric; rfc-before: PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY LEGACY_LOAD: 3.7's rules on the instantaneous metric, the RFC's \"Without_patchset\"; rfc-pelt: the same rules on PELT (rfc.matrix, quick.matrix: the midpoint that splits rfc-before -> rfc-after into the metric's effect and the new rules' effect); rfc-after: the seven PJT_* bits, the RFC's \"With_patchset\". Runs measured before PJT_CLASSIFY existed have rfc-before, rfc-pelt and rfc-after without it, and are recognised as the same points.");
+	reference_points_table(d);
 	free(legend);
 }
 
@@ -810,71 +664,6 @@ static const struct comparison *ratio_of_group(const struct study *st, int g, in
 	if (g < 0 || !st->groups[g].ratio[r])
 		return NULL;
 	return &st->groups[g].ratio[r][m];
-}
-
-/* "rfc-after had 23.0% fewer pulls than rfc-before (ratio 0.770, 96.88%
- * interval 0.700..0.850 over 6 blocks; q = 0.01, significant *)." */
-static char *comparison_sentence(const struct analysis *a, const struct study *st, int g,
-				 int r, int m, const char *noun_more, const char *noun_less,
-				 double rfc_ratio)
-{
-	const struct comparison *c = ratio_of_group(st, g, r, m);
-	const char *name = a->combos[st->groups[g].combo].name;
-	int ref = st->ref[ratio_reference[r]];
-	const char *ref_name = ref >= 0 ? a->combos[st->groups[ref].combo].name : reference_names[ratio_reference[r]];
-	char *s, *rfc = NULL, *base, *level;
-
-	if (!c || !c->n_units)
-		return xasprintf("%s against %s (%s): no block holds both.", name, ref_name,
-				 a->metric_names[m]);
-	if (c->zero_side) {
-		char *sides = zero_side_text(c);
-		char *verdict = c->zero_side == ZERO_BOTH ? xstrdup("no test")
-			: !c->confirmatory ? xasprintf("sign test p = %.3g over %d %ss, %s", c->p, c->n_units,
-						       c->unit, marginal_note())
-			: xasprintf("declared: sign test over %d %ss, Holm-adjusted p = %.3g: %s", c->n_units,
-				    c->unit, c->q, c->sig ? "resolved *" : "not resolved in the family");
-
-		s = xasprintf("%s against %s (%s, per run): %s, no ratio (%s).", name, ref_name,
-			      a->metric_names[m], sides, verdict);
-		free(sides);
-		free(verdict);
-		return s;
-	}
-	if (isnan(c->value))
-		return xasprintf("%s against %s (%s): no ratio: %s.", name, ref_name,
-				 a->metric_names[m], c->note);
-	char *change = c->value == 1
-		? xasprintf("%s had the same median %s as %s", name, a->metric_names[m], ref_name)
-		: xasprintf("%s had %.1f%% %s than %s", name, fabs(c->value - 1) * 100,
-			    c->value < 1 ? noun_less : noun_more, ref_name);
-
-	level = format_level(c->level);
-	if (isnan(c->level))
-		base = xasprintf("%s (paired ratio %.3f over %d %s; too few for an interval).", change,
-				 c->value, c->n_units, c->unit);
-	else {
-		char *lo = ratio_number(c->lo), *hi = ratio_number(c->hi);
-		char *verdict = isnan(c->p) ? xstrdup("no test possible")
-			: !c->confirmatory ? xasprintf("p = %.3g, %s", c->p, marginal_note())
-			: xasprintf("declared: Holm-adjusted p = %.3g: %s", c->q,
-				    c->sig ? "resolved *" : "not resolved in the family");
-
-		base = xasprintf("%s (paired ratio %.3f, %s interval %s..%s over %d %ss; %s).", change,
-				 c->value, level, lo, hi, c->n_units, c->unit, verdict);
-		free(lo);
-		free(hi);
-		free(verdict);
-	}
-	free(change);
-	free(level);
-	if (!isnan(rfc_ratio) && !isnan(c->lo) && !isnan(c->hi))
-		rfc = xasprintf(" The RFC's ratio, %.3f, is %s our interval.", rfc_ratio,
-				rfc_ratio >= c->lo && rfc_ratio <= c->hi ? "inside" : "outside");
-	s = xasprintf("%s%s", base, rfc ? rfc : "");
-	free(base);
-	free(rfc);
-	return s;
 }
 
 /* Say at which level the intervals of this study are when some are below
@@ -918,20 +707,6 @@ static int is_rfc_workload(const char *workload)
 	return match;
 }
 
-static void rfc_bullet(struct doc *d, const struct analysis *a, const struct study *st, int g, int r,
-		       int m, const char *more, const char *less, double rfc, const char *label)
-{
-	char *text, *line;
-
-	if (g < 0 || st->ref[ratio_reference[r]] < 0)
-		return;
-	text = comparison_sentence(a, st, g, r, m, more, less, rfc);
-	line = xasprintf("%s%s", label, text);
-	bullet(d, line);
-	free(line);
-	free(text);
-}
-
 /* The RFC's figures: the table of its cover letter (Preeti U Murthy,
  * 25 Oct 2012; the seed 001-cover-...txt, quoted in
  * patches/0000-cover-letter.patch), the one copy the report reads. The
@@ -947,123 +722,12 @@ static const struct rfc_figure {
 };
 #define NRFC_FIGURES (sizeof(rfc_figures) / sizeof(rfc_figures[0]))
 
-static const struct rfc_figure *rfc_figure_of(const char *metric)
-{
-	for (size_t i = 0; i < NRFC_FIGURES; i++)
-		if (!strcmp(rfc_figures[i].metric, metric))
-			return &rfc_figures[i];
-	return NULL;
-}
-
 /* "0.000 (-100%)", "1.027 (+2.7%)" */
 static char *rfc_ratio_text(const struct rfc_figure *f)
 {
 	double r = f->with / f->without;
 
 	return xasprintf("%.3f (%+.1f%%)", r, (r - 1) * 100);
-}
-
-static void rfc_section(struct doc *d, const struct analysis *a)
-{
-	int shown = 0;
-	int any_rfc_workload = 0;
-
-	heading(d, 3, "The RFC's figures beside ours");
-	para(d, "The RFC's cover letter (Preeti U Murthy, 25 Oct 2012) ran 8 threads of 10% duty cycle (10 ms period) on a 1-socket, 4-core machine and counted load-balance pull requests from /proc/schedstat:");
-	{
-		char *headers[] = { "", "With_patchset (our rfc-after)", "Without_patchset (our rfc-before)", "ratio after/before" };
-
-		table_begin(d, headers, 4);
-		for (size_t i = 0; i < NRFC_FIGURES; i++) {
-			char *row[4] = { (char *)rfc_figures[i].label, human(rfc_figures[i].with),
-					 human(rfc_figures[i].without), rfc_ratio_text(&rfc_figures[i]) };
-
-			table_row(d, row, 4, 0);
-			for (int c = 1; c < 4; c++)
-				free(row[c]);
-		}
-		table_end(d);
-	}
-	para(d, "The RFC gives no spread and no number of runs. Our guest runs under QEMU TCG, so absolute records/s are not comparable to the RFC's hardware; the ratios are what can be compared. The RFC's change is rfc-after against rfc-before; it is decomposed into the metric's effect (rfc-pelt against rfc-before: 3.7's rules, the five bits PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY, on the RFC's runnable load instead of the instantaneous weight) and the new rules' effect (rfc-after against rfc-pelt: + PJT_SHORT_TASKS + PJT_BUSIEST), each a paired ratio.");
-	for (int s = 0; s < a->nstudies; s++)
-		any_rfc_workload |= is_rfc_workload(a->studies[s].workload);
-	para(d, any_rfc_workload
-		? "Ours, for the workload that repeats the RFC's experiment (the other workloads are in their own sections):"
-		: "No workload here repeats the RFC's experiment (duty threads=8 duty=10); the nearest, every workload that ran the reference combinations:");
-	for (int s = 0; s < a->nstudies; s++) {
-		if (any_rfc_workload && !is_rfc_workload(a->studies[s].workload))
-			continue;
-		const struct study *st = &a->studies[s];
-		const char *tput = throughput_metric(a, st);
-		static const int shown_refs[] = { REF_RFC_AFTER, REF_RFC_PELT, REF_RFC_BEFORE, REF_LEGACY, REF_STOCK };
-		const char *metrics[3] = { "lb_pulls_total", "migrations", tput };
-		char *title, *headers[5] = { "combination", "features", NULL, NULL, NULL };
-		int nm = 0, after = st->ref[REF_RFC_AFTER], pelt = st->ref[REF_RFC_PELT], table_n = 0;
-
-		if (after < 0 && st->ref[REF_RFC_BEFORE] < 0)
-			continue;
-		shown++;
-		title = xasprintf("%s (topology %s)", st->workload, st->topology);
-		heading(d, 4, title);
-		free(title);
-		for (int i = 0; i < 3; i++)
-			if (metrics[i] && metric_index(a, metrics[i]) >= 0 &&
-			    st->measured[metric_index(a, metrics[i])])
-				headers[2 + nm++] = (char *)metrics[i];
-		for (int i = 0; i < 5; i++)
-			for (int j = 0; j < nm && st->ref[shown_refs[i]] >= 0; j++)
-				note_n(&table_n, &st->groups[st->ref[shown_refs[i]]].metric[metric_index(a, headers[2 + j])]);
-		{
-			char *units = median_units(table_n), *length = run_length_text(a, st);
-			char *text = xasprintf("%s per combination%s%s:", units, *length ? ", " : "", length);
-
-			para(d, text);
-			free(text);
-			free(length);
-			free(units);
-		}
-		table_begin(d, headers, 2 + nm);
-		for (int i = 0; i < 5; i++) {
-			int g = st->ref[shown_refs[i]];
-			char *cells[5];
-
-			if (g < 0)
-				continue;
-			cells[0] = a->combos[st->groups[g].combo].name;
-			cells[1] = a->combos[st->groups[g].combo].features;
-			for (int j = 0; j < nm; j++)
-				cells[2 + j] = median_cell(&st->groups[g].metric[metric_index(a, headers[2 + j])], table_n);
-			table_row(d, cells, 2 + nm, 0);
-			for (int j = 0; j < nm; j++)
-				free(cells[2 + j]);
-		}
-		table_end(d);
-		few_runs_caveat(d, a, st);
-		if (after >= 0 && st->ref[REF_RFC_BEFORE] < 0)
-			para(d, "rfc-before (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE LEGACY_LOAD) is not in this matrix: the RFC's change cannot be measured here.");
-		if (after >= 0 && pelt < 0)
-			para(d, "rfc-pelt (PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE without LEGACY_LOAD) is not in this matrix: the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here.");
-		for (int j = 0; j < nm; j++) {
-			int m = metric_index(a, headers[2 + j]);
-			int pulls = !strcmp(headers[2 + j], "lb_pulls_total");
-			int is_tput = tput && !strcmp(headers[2 + j], tput);
-			const struct rfc_figure *fig = rfc_figure_of(headers[2 + j]);
-			double rfc = fig ? fig->with / fig->without : NAN;
-			const char *more = pulls ? "more pulls" : is_tput ? "higher throughput" : "more migrations";
-			const char *less = pulls ? "fewer pulls" : is_tput ? "lower throughput" : "fewer migrations";
-
-			rfc_bullet(d, a, st, after, RATIO_RFC_BEFORE, m, more, less, rfc, "The RFC's change: ");
-			if (pelt >= 0) {
-				rfc_bullet(d, a, st, pelt, RATIO_RFC_BEFORE, m, more, less, NAN, "Metric's effect: ");
-				rfc_bullet(d, a, st, after, RATIO_RFC_PELT, m, more, less, NAN, "New rules' effect: ");
-			}
-			rfc_bullet(d, a, st, after, RATIO_STOCK, m, more, less, NAN, "");
-			rfc_bullet(d, a, st, st->ref[REF_RFC_BEFORE], RATIO_STOCK, m, more, less, NAN, "");
-		}
-		fputs("\n", d->md);
-	}
-	if (!shown)
-		para(d, "No workload ran both rfc-after and rfc-before, so the RFC's comparison cannot be repeated from these results.");
 }
 
 /* ---- the summary the report leads with ---- */
@@ -1106,7 +770,7 @@ static void run_caveats(struct doc *d, const struct analysis *a)
 	int busy = busy_runs(d, a, &measured, &limit);
 	char **kernels;
 
-	if (busy) {
+	if (busy && !a->ndeclared) { /* else the verdict's line says it */
 		char *text = xasprintf("Busy host: %d of %d runs were measured while the host's other load was above %g of its CPUs (host_cpu_busy): their times and counts may carry it, and the verdict below with them.",
 				       busy, measured, limit);
 
@@ -1384,7 +1048,8 @@ static void summary_rfc_table(struct doc *d, const struct analysis *a, const str
 {
 	int after = st->ref[REF_RFC_AFTER], before = st->ref[REF_RFC_BEFORE], table_n = 0;
 	char *headers[] = { "", "RFC With_patchset", "RFC Without_patchset", "RFC ratio",
-			    "our rfc-after", "our rfc-before", "our paired ratio after/before" };
+			    "our rfc-after", "our rfc-before", "our paired ratio after/before",
+			    "the RFC's ratio" };
 	struct units u = { 0, "unit", NAN };
 	struct notes nl = { 0, { NULL } };
 	char *mu, *ut, *length, *text;
@@ -1408,11 +1073,13 @@ static void summary_rfc_table(struct doc *d, const struct analysis *a, const str
 	free(length);
 	free(ut);
 	free(mu);
-	table_begin(d, headers, 7);
+	table_begin(d, headers, 8);
 	for (size_t i = 0; i < NRFC_FIGURES; i++) {
 		const struct rfc_figure *fig = &rfc_figures[i];
 		int m = metric_index(a, fig->metric);
-		char *row[7];
+		const struct comparison *c;
+		double rfc = fig->with / fig->without;
+		char *row[8];
 
 		if (m < 0 || !st->measured[m])
 			continue;
@@ -1422,22 +1089,29 @@ static void summary_rfc_table(struct doc *d, const struct analysis *a, const str
 		row[3] = rfc_ratio_text(fig);
 		row[4] = median_cell(&st->groups[after].metric[m], table_n);
 		row[5] = median_cell(&st->groups[before].metric[m], table_n);
-		row[6] = comparison_cell(ratio_of_group(st, after, RATIO_RFC_BEFORE, m), 1, &u, &nl);
-		table_row(d, row, 7, 0);
-		for (int c = 0; c < 7; c++)
-			free(row[c]);
+		c = ratio_of_group(st, after, RATIO_RFC_BEFORE, m);
+		row[6] = comparison_cell(c, 1, &u, &nl);
+		row[7] = xstrdup(c && c->zero_side == ZERO_X && fig->with == 0 ? "0 with the patches, as ours"
+				 : !c || isnan(c->lo) || isnan(c->hi) ? "-"
+				 : rfc < c->lo ? "below our interval" : rfc > c->hi ? "above our interval"
+				 : "inside our interval");
+		table_row(d, row, 8, 0);
+		for (int k = 0; k < 8; k++)
+			free(row[k]);
 	}
 	table_end(d);
 	notes_para(d, &nl);
 }
 
-/* The RFC's table beside ours for one topology that ran rfc-after and
- * rfc-before: the RFC's workload where it ran, else the first such
- * workload. */
-static void rfc_table(struct doc *d, const struct analysis *a, const char *topology)
+/* The one RFC section of a topology that ran rfc-after and rfc-before:
+ * its figures beside ours (the RFC's workload where it ran, else the
+ * first such workload), with what can and cannot be compared; the
+ * cover letter's experiment told once (FIRST). */
+static void rfc_table(struct doc *d, const struct analysis *a, const char *topology, int first)
 {
+	const struct study *st;
 	int chosen = -1;
-	char *text;
+	char *text, *length;
 
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
@@ -1449,13 +1123,21 @@ static void rfc_table(struct doc *d, const struct analysis *a, const char *topol
 	}
 	if (chosen < 0)
 		return;
-	heading(d, 4, "The RFC's table beside ours");
-	text = xasprintf("The RFC's table beside ours (%s, topology %s%s): its With_patchset is our rfc-after, its Without_patchset our rfc-before. Absolute records/s under QEMU TCG are not comparable with the RFC's 2012 machine; the ratios are.",
-			 a->studies[chosen].workload, topology,
-			 is_rfc_workload(a->studies[chosen].workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10");
+	st = &a->studies[chosen];
+	heading(d, 4, "The RFC beside ours");
+	if (first)
+		para(d, "The RFC's cover letter (Preeti U Murthy, 25 Oct 2012) ran 8 threads of 10% duty cycle (10 ms period) on a 1-socket, 4-core machine and counted load-balance pulls from /proc/schedstat (it calls them migrations). Its With_patchset is our rfc-after, its Without_patchset our rfc-before; the reference points are defined under \"How to read the numbers\".");
+	length = run_length_text(a, st);
+	text = xasprintf("The RFC's table beside ours (%s, topology %s%s). Comparability: the RFC gives averages with no spread, no number of runs and no run length, so its 0 against 46 pulls cannot be set against our counts; ours are counts per run of %s, and records/s under QEMU TCG are not the RFC's 2012 machine's. Compare the ratios.",
+			 st->workload, topology,
+			 is_rfc_workload(st->workload) ? ", the RFC's workload" : "; no workload here is the RFC's duty threads=8 duty=10",
+			 *length ? length : "the matrix's duration");
 	para(d, text);
 	free(text);
-	summary_rfc_table(d, a, &a->studies[chosen]);
+	free(length);
+	summary_rfc_table(d, a, st);
+	if (st->ref[REF_RFC_PELT] < 0)
+		missing_point(d, REF_RFC_PELT, "the change from rfc-before to rfc-after cannot be decomposed into the metric's and the new rules' effects here");
 }
 
 /* Cells with crashed or failed runs, first: their comparisons have fewer
@@ -1563,6 +1245,16 @@ static void declared_summary(struct doc *d, const struct analysis *a, const char
 }
 
 /* Every other comparison of one study, marginal and not adjusted. */
+/* One of the declared comparisons (its ratios to one reference): the
+ * verdict's, not the exploratory list's */
+static int is_declared(const struct analysis *a, const struct comparison *ratios)
+{
+	for (int m = 0; ratios && m < a->nmetrics; m++)
+		if (ratios[m].confirmatory)
+			return 1;
+	return 0;
+}
+
 static void exploratory_study(struct doc *d, const struct analysis *a, const struct study *st)
 {
 	int resolved = 0, tested = 0, stock = st->ref[REF_STOCK];
@@ -1598,6 +1290,8 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 				label = "The new rules' effect, ";
 			if (r == RATIO_STOCK && stock < 0)
 				continue;
+			if (is_declared(a, st->groups[g].ratio[r]))
+				continue; /* in the verdict above, once */
 			sentence = resolved_sentence(a, st, g, r, label, &resolved, &tested, &u);
 			if (sentence)
 				bullet(d, sentence);
@@ -1703,18 +1397,22 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 static void summary_section(struct doc *d, const struct analysis *a)
 {
 	int *first = xcalloc(a->nstudies + 1, sizeof(int)), ntop = topology_order(d, a, first);
+	int rfc_tables = 0;
 	char *text, *legend = star_legend(a);
 
 	heading(d, 2, "Summary: what changed beyond the noise");
 	crashed_cells(d, a);
 	run_caveats(d, a);
+	para(d, "A pull is one task the load balancer moved to the CPU that balanced (lb_gained in /proc/schedstat); pulls (lb_pulls_total) are a run's pulls summed over CPUs, sched domains and idle types. The RFC set out to make fewer of them.");
 	if (a->ndeclared) {
 		int measured;
 		double limit;
 		int busy = busy_runs(d, a, &measured, &limit);
-		/* the verdict carries the load it was measured under */
-		char *busy_text = measured ? xasprintf(", with %d of %d runs measured on a busy host", busy, measured)
-			: xstrdup("");
+		/* the verdict carries the load it was measured under, and what it means */
+		char *busy_text = !measured ? xstrdup("")
+			: !busy ? xasprintf(", with %d of %d runs measured on a busy host", busy, measured)
+			: xasprintf(", with %d of %d runs measured on a busy host (the host's other load above %g of its CPUs, host_cpu_busy: their times and counts may carry it, and this verdict with them)",
+				    busy, measured, limit);
 
 		text = xasprintf("The matrix declares %d comparison%s; its primary endpoint, pulls, in each workload and topology makes one family of %d test%s, adjusted together by Holm at 5%% (familywise error: the verdict hangs on it), and the other primary metrics (migrations, throughput, wake-up p99) are secondaries, each tested at its primary's level after it in a fixed sequence that stops at the first unresolved. %d primary %s resolved (*), and %d secondar%s%s.",
 				 a->ndeclared, a->ndeclared == 1 ? "" : "s", a->family, a->family == 1 ? "" : "s",
@@ -1728,7 +1426,7 @@ static void summary_section(struct doc *d, const struct analysis *a)
 	free(legend);
 	for (int t = 0; t < ntop; t++) {
 		const char *topology = a->studies[first[t]].topology;
-		int rfc = 0;
+		int rfc = 0, after_only = 0;
 
 		text = xasprintf("Topology %s", topology);
 		heading(d, 3, text);
@@ -1742,9 +1440,12 @@ static void summary_section(struct doc *d, const struct analysis *a)
 			if (!strcmp(a->studies[s].topology, topology)) {
 				exploratory_study(d, a, &a->studies[s]);
 				rfc |= a->studies[s].ref[REF_RFC_AFTER] >= 0 && a->studies[s].ref[REF_RFC_BEFORE] >= 0;
+				after_only |= a->studies[s].ref[REF_RFC_AFTER] >= 0 && a->studies[s].ref[REF_RFC_BEFORE] < 0;
 			}
 		if (rfc)
-			rfc_table(d, a, topology);
+			rfc_table(d, a, topology, !rfc_tables++);
+		else if (after_only)
+			missing_point(d, REF_RFC_BEFORE, "the RFC's change cannot be measured here");
 	}
 	free(first);
 }
@@ -1767,8 +1468,12 @@ static char *median_table_cell(const struct study *st, int g, int m, int r, stru
 
 static char *ratio_table_cell(const struct study *st, int g, int m, int r, struct table_ctx *ctx)
 {
+	const struct comparison *c = ratio_of_group(st, g, r, m);
+
+	/* a declared comparison's numbers are the summary's, once */
 	return g == st->ref[ratio_reference[r]] ? xstrdup("1 (reference)")
-		: comparison_cell(ratio_of_group(st, g, r, m), 1, &ctx->u, &ctx->nl);
+		: c && c->confirmatory && !isnan(c->q) ? xstrdup(c->sig ? "declared: in the summary *" : "declared: in the summary")
+		: comparison_cell(c, 1, &ctx->u, &ctx->nl);
 }
 
 /* Whether metric m belongs in a table of the primary (1) or secondary (0) metrics. */
@@ -2024,12 +1729,11 @@ static void primary_section(struct doc *d, const struct analysis *a)
 		text = xasprintf("Topology %s", topology);
 		heading(d, 3, text);
 		free(text);
-		domains_line(d, topology);
+		/* its sched domains: in the summary, once */
 		for (int s = 0; s < a->nstudies; s++)
 			if (!strcmp(a->studies[s].topology, topology))
 				primary_study(d, a, s);
 	}
-	rfc_section(d, a);
 	exercised_section(d, a);
 	free(first);
 }
@@ -2188,27 +1892,15 @@ static void drift_section(struct doc *d, const struct analysis *a)
 
 void write_report(const struct analysis *a, const char *results_dir)
 {
-	char *md_path = xasprintf("%s/report.md", results_dir);
-	char *html_path = xasprintf("%s/report.html", results_dir);
 	const char *name = strrchr(results_dir, '/');
-	struct doc d = { open_output(md_path), open_output(html_path), results_dir };
+	struct doc d;
 	char *title;
 
 	/* results/latest is a link: name the folder it points at */
 	char *real = realpath(results_dir, NULL);
 	name = real && strrchr(real, '/') ? strrchr(real, '/') + 1 : name ? name + 1 : results_dir;
 	title = xasprintf("pjt-sched results: %s", name);
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", d.html);
-	html_escaped(d.html, title);
-	fputs("</title><style>body{font-family:sans-serif;max-width:84em;margin:1em auto;padding:0 1em}"
-	      "table{border-collapse:collapse;margin:0.5em 0 1em}td,th{border:1px solid #bbb;padding:0.2em 0.5em;font-size:90%}"
-	      "td{text-align:right}td:first-child{text-align:left}pre{background:#f4f4f4;padding:0.5em;overflow-x:auto}"
-	      "figure{margin:1em 0}img{max-width:100%}figcaption{font-style:italic}ul{margin:0.2em 0}</style></head><body>\n",
-	      d.html);
-	fprintf(d.md, "# %s\n", title);
-	fputs("<h1>", d.html);
-	html_escaped(d.html, title);
-	fputs("</h1>\n", d.html);
+	doc_begin(&d, results_dir, title);
 	summary_section(&d, a);
 	primary_section(&d, a);
 	variance_section(&d, a);
@@ -2221,11 +1913,7 @@ void write_report(const struct analysis *a, const char *results_dir)
 	excluded_runs(&d, a);
 	heading(&d, 3, "Files");
 	para(&d, "summary.csv (every metric of every cell), summary.json (the same cells with this run's provenance), comparisons.csv (every paired comparison), effects.csv (factorial effects), exercised.csv (which decision points each workload reached), charts/*.png and *.svg, plots-data/ (the numbers each chart shows; colours.txt: each combination's colour in every chart). All are re-made from runs.csv by: make plots RESULTS=<this folder>.");
-	fputs("</body></html>\n", d.html);
-	close_output(d.md, md_path);
-	close_output(d.html, html_path);
+	doc_end(&d, title);
 	free(real);
 	free(title);
-	free(md_path);
-	free(html_path);
 }
