@@ -38,6 +38,10 @@
 #define MAX_FACTORIALS 8
 #define MAX_ERRORS 1000
 #define MAX_RUNS 100000
+/* A plan estimated above a day is warned about, above a year refused:
+ * 76,800 runs of 600 min is a typo, not a study. */
+#define WARN_PLAN_S (24LL * 3600)
+#define MAX_PLAN_S (365LL * 24 * 3600)
 #define MAX_VCPUS 64
 #define TEXT_MAX 512
 
@@ -183,6 +187,7 @@ static struct {
 	enum order order;
 	int order_line;
 	int last_line;
+	int nr_directive_lines; /* lines with a word: 0 is an empty file */
 } m;
 
 static struct error errors[MAX_ERRORS];
@@ -1756,6 +1761,7 @@ static void parse_line(int line, char *text)
 	}
 	if (argc == 0)
 		return;
+	m.nr_directive_lines++;
 	/* Only smp's topology spells a comma; everywhere else it would split a CSV cell. */
 	for (int i = 0; i < argc; i++) {
 		for (const char *c = argv[i]; *c; c++) {
@@ -1764,9 +1770,18 @@ static void parse_line(int line, char *text)
 			if (*c == '=' && !strcmp(argv[0], "accel"))
 				continue;
 			if (!isprint((unsigned char)*c) || strchr(",'\"\\`$;|&<>(){}[]*?~!", *c)) {
-				error_at(line, "character '%c' is not allowed in a matrix file word "
-					 "(values end up in CSV cells and guest shell lines)",
-					 isprint((unsigned char)*c) ? *c : '?');
+				/* By value: a BOM or a UTF-8 byte printed as a character
+				 * shows as '?' or garbles the terminal. */
+				char what[32];
+
+				if (isprint((unsigned char)*c))
+					snprintf(what, sizeof(what), "character '%c'", *c);
+				else
+					snprintf(what, sizeof(what), "byte 0x%02x", (unsigned char)*c);
+				error_at(line, "%s at column %d is not allowed in a matrix file word "
+					 "(values end up in CSV cells and guest shell lines%s)", what,
+					 (int)(c - text) + 1,
+					 isprint((unsigned char)*c) ? "" : "; matrix files are ASCII");
 				return;
 			}
 		}
@@ -1783,7 +1798,7 @@ static void parse_line(int line, char *text)
 
 static int parse_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = NULL;
 	char *buf = NULL;
 	size_t cap = 0;
 	int line = 0;
@@ -1793,14 +1808,17 @@ static int parse_file(const char *path)
 	struct stat st = { 0 };
 	ssize_t got;
 
-	if (!f) {
+	/* stat() before fopen(): opening a FIFO with no writer blocks for ever;
+	 * fstat() after it, for a file replaced in between. */
+	if (stat(path, &st) || (S_ISREG(st.st_mode) && !(f = fopen(path, "r")))) {
 		fprintf(stderr, "%s: cannot read the matrix file: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "%s: not a matrix file (%s)\n", path,
 			S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-		fclose(f);
+		if (f)
+			fclose(f);
 		return -1;
 	}
 	m.path = path;
@@ -1826,6 +1844,12 @@ static int parse_file(const char *path)
 	free(buf);
 	fclose(f);
 	m.last_line = line;
+	if (m.nr_directive_lines == 0) { /* one error, not each directive's "missing" at line 0 */
+		fprintf(stderr, "%s: no directive in the file (%s): a matrix wants at least a "
+			"combo and a workload line (docs/matrix.md)\n", path,
+			line ? "only comments and blank lines" : "empty");
+		return -1;
+	}
 
 	if (!m.name_line) {
 		base = slash ? slash + 1 : path;
@@ -2075,11 +2099,39 @@ static int parse_shard(const char *s)
 	return 0;
 }
 
+/*
+ * The estimated duration of the plan (whole) or of its shard: each boot
+ * of every topology, then its repetition blocks, each block every cell
+ * once; boot B holds reps / boots blocks, one more if B <= reps % boots.
+ */
+static long long plan_estimate_ms(int whole)
+{
+	long long block = 0, ms = 0;
+
+	for (int i = 0; i < m.nr_workloads; i++)
+		block += run_estimate_ms(&m.workloads[i]);
+	block *= m.nr_combos;
+	for (long boot = 1; boot <= m.boots; boot++)
+		if (whole || in_shard(boot))
+			ms += boot_estimate_ms() + block * (m.reps / m.boots + (m.reps % m.boots >= boot));
+	return ms * m.nr_topologies;
+}
+
+/* "4m09s", "2h05m00s", "3d04h05m": run/matrix's hms() spells them alike. */
+static void duration_text(long long s, char *out, size_t size)
+{
+	if (s >= 24 * 3600)
+		snprintf(out, size, "%lldd%02lldh%02lldm", s / 86400, s / 3600 % 24, s / 60 % 60);
+	else if (s >= 3600)
+		snprintf(out, size, "%lldh%02lldm%02llds", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(out, size, "%lldm%02llds", s / 60, s % 60);
+}
+
 static void print_plan(void)
 {
 	int cells = m.nr_combos * m.nr_workloads;
 	int *order = malloc(sizeof(int) * (size_t)cells);
-	long long estimate = 0;
 	char feat[TEXT_MAX], topo[64];
 	int seq = 0, runs = 0;
 	struct williams williams = { 0 };
@@ -2161,7 +2213,6 @@ static void print_plan(void)
 		long boot = 1, slot = 0, left_in_boot = m.reps / m.boots + (m.reps % m.boots > 0);
 
 		topology_text(&m.topologies[t], topo, sizeof(topo));
-		estimate += boot_estimate_ms() * (shard_n ? (m.boots - shard_k) / shard_n + 1 : m.boots);
 		for (long rep = 1; rep <= m.reps; rep++, slot++) {
 			if (left_in_boot-- == 0) {
 				boot++;
@@ -2185,12 +2236,11 @@ static void print_plan(void)
 				features_text(c->bits, feat, sizeof(feat));
 				printf("run\t%d\t%s\t%s\t%s\t%ld\t%s\t%ld\n", seq, topo, c->name,
 				       feat, rep, w->text, boot);
-				estimate += run_estimate_ms(w);
 			}
 		}
 	}
 	printf("runs\t%d\n", runs);
-	printf("estimate_s\t%lld\n", (estimate + 999) / 1000);
+	printf("estimate_s\t%lld\n", (plan_estimate_ms(0) + 999) / 1000);
 	williams_free(&williams);
 	free(order);
 }
@@ -2389,6 +2439,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s:%d: more than %d runs; lower reps or cells\n", path,
 			m.reps_line ? m.reps_line : m.last_line, MAX_RUNS);
 		return 2;
+	}
+	{
+		long long est_s = (plan_estimate_ms(1) + 999) / 1000;
+		char text[64];
+
+		duration_text(est_s, text, sizeof(text));
+		if (est_s > MAX_PLAN_S) {
+			fprintf(stderr, "%s:%d: the plan would take about %s (%lld days): more than %lld "
+				"days is refused; lower reps, duration or cells\n", path,
+				m.reps_line ? m.reps_line : m.last_line, text, est_s / 86400,
+				MAX_PLAN_S / 86400);
+			return 2;
+		}
+		if (est_s > WARN_PLAN_S)
+			fprintf(stderr, PROG ": warning: %s: the plan's estimated duration is %s, more "
+				"than %lld h (run/distribute --shards N spreads it over hosts)\n", path, text,
+				WARN_PLAN_S / 3600);
 	}
 	print_plan();
 	return ferror(stdout) || fflush(stdout) ? 1 : 0;
