@@ -27,4 +27,4 @@ $(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
 	$(CC) $(MATRIX_PLAN_CFLAGS) -o $@ $(MATRIX_PLAN_SOURCES)
 
 .PHONY: matrix-tools
-matrix-tools: $(BUILD)/matrix-plan $(BUILD)/contract.h
+matrix-tools: $(BUILD)/matrix-plan $(BUILD)/contract.h ## build/matrix-plan, the matrix planner

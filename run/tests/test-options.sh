@@ -279,6 +279,16 @@ conventions initramfs/bench-pjtload.sh 'initramfs/bench-pjtload.sh \[REPS' "$ben
 check "initramfs/bench-pjtload.sh x: REPS refused before anything is built or run" \
 	refused initramfs/bench-pjtload.sh "REPS must be a positive number, not 'x'" "$benchp" x
 
+echo "# ---- make help"
+make -s -C "$top" help >"$tmp/help" 2>&1
+check "make help: exit 0, one line per target of the Makefile's .PHONY list, each with its text" \
+	sh -c "[ $? = 0 ] && for t in \$(sed -n '/^\.PHONY:/,/[^\\\\]\$/p' '$top/Makefile' | sed 's/^\.PHONY://; s/\\\\//'); do
+	         grep -Eq \"^  \$t +[^ ]\" '$tmp/help' || { echo \"no line for \$t\"; exit 1; }; done"
+check "make help lists the included tools' targets too (matrix-tools, stats-tools, pelt-check, pjtload, plots)" \
+	sh -c "for t in matrix-tools stats-tools pelt-check pjtload plots; do grep -Eq \"^  \$t +[^ ]\" '$tmp/help' || exit 1; done"
+check "make with no target still means make all (help is not the default)" \
+	sh -c "make -s -C '$top' -pn 2>/dev/null | grep -qx '.DEFAULT_GOAL := all'"
+
 echo "# ---- run/lib/options.sh itself"
 # A tool of two value options (-j, --out) and a flag (--flag): each option
 # and each operand on its own line, <between brackets>.
