@@ -8,13 +8,14 @@ MATRIX ?= feat-matrix/quick.matrix
 # Debian packages the project needs (tools copied into the guest included;
 # python3-ply only for the SPDX check of the kernel's checkpatch.pl; parallel
 # for run/distribute; stress-ng for a guest suite; ccache for the kernel
-# builds; sparse for the per-patch checks).  No Recommends: qemu's pull in
-# a desktop.  Nothing here is a service: what the tests alone need (an
+# builds; sparse for the per-patch checks; libjson-c-dev for matrix-plan,
+# which reads rt-app files with rt-app's own JSON parser).  No Recommends:
+# qemu's pull in a desktop.  Nothing here is a service: what the tests alone need (an
 # sshd) comes from check-deps.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
 	linux-perf file python3-ply parallel rsync openssh-client stress-ng ccache \
-	sparse
+	sparse libjson-c-dev
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))

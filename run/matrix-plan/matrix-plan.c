@@ -30,6 +30,8 @@
 #include "units.h"    /* its time parser (a tool's microsecond keys) */
 #include "splitmix64.h" /* the seeded generator pjtload and pjt-stats share */
 
+#include <json-c/json.h> /* rt-app's own JSON parser, for its files */
+
 #define PROG "matrix-plan"
 #define MAX_COMBOS 256
 #define MAX_WORKLOADS 64
@@ -1309,139 +1311,98 @@ static long long invocation_ms(const struct workload *w)
  * rt-app's JSON, as far as the plan needs it: rt-app runs until
  * global.duration (whole seconds; absent or not above 0: until its tasks
  * end, maybe never), after measuring its ns per loop unless
- * global.calibration is a number.  A scanner, not a validator: rt-app
- * says what else is wrong with the file.
+ * global.calibration is a number.  Parsed with json-c as rt-app parses it
+ * (its json_object_from_file() runs one json_tokener over the whole file:
+ * comments and a trailing comma pass, a duplicate key's last value wins,
+ * what follows the first value is ignored), so a file is refused here
+ * when rt-app would refuse its syntax; rt-app says what else is wrong.
  */
 #define RTAPP_JSON_MAX (1 << 20)
 
-static const char *json_ws(const char *p, const char *end)
+/* "line L, column C" of byte offset off in buf */
+static void text_position(const char *buf, size_t off, char *out, size_t size)
 {
-	while (p < end && strchr(" \t\r\n", *p))
-		p++;
-	return p;
+	int line = 1, col = 1;
+
+	for (size_t i = 0; i < off; i++, col++)
+		if (buf[i] == '\n')
+			line++, col = 0;
+	snprintf(out, size, "line %d, column %d", line, col);
 }
 
-/* Just past the value at p, or NULL if it is malformed. */
-static const char *json_skip(const char *p, const char *end, int depth)
+/* The file's JSON, or NULL having said why at the matrix line. */
+static json_object *rtapp_parse(int line, const char *file)
 {
-	char close;
+	FILE *f = fopen(file, "r");
+	char *buf = malloc(RTAPP_JSON_MAX + 1), where[64];
+	size_t len = f && buf ? fread(buf, 1, RTAPP_JSON_MAX + 1, f) : 0;
+	json_tokener *tok = NULL;
+	json_object *root = NULL;
+	enum json_tokener_error err;
 
-	p = json_ws(p, end);
-	if (p == end || depth > 64)
-		return NULL;
-	if (*p == '"') {
-		for (p++; p < end && *p != '"'; p++)
-			if (*p == '\\')
-				p++;
-		return p < end ? p + 1 : NULL;
+	if (!f || !buf || ferror(f) || len > RTAPP_JSON_MAX) {
+		error_at(line, "rt-app file %s: %s", file,
+			 !f || !buf || ferror(f) ? strerror(errno) : "larger than 1 MiB");
+		goto out;
 	}
-	if (*p != '{' && *p != '[') {
-		const char *start = p;
-
-		while (p < end && !strchr(",:]}{[\" \t\r\n", *p))
-			p++;
-		return p > start ? p : NULL;
+	if (!(tok = json_tokener_new())) {
+		error_at(line, "rt-app file %s: %s", file, strerror(ENOMEM));
+		goto out;
 	}
-	close = *p == '{' ? '}' : ']';
-	p = json_ws(p + 1, end);
-	if (p < end && *p == close)
-		return p + 1;
-	for (;;) {
-		if (close == '}') { /* the key, then ':' */
-			p = json_skip(p, end, depth + 1);
-			if (!p || (p = json_ws(p, end)) == end || *p++ != ':')
-				return NULL;
-		}
-		p = json_skip(p, end, depth + 1);
-		if (!p || (p = json_ws(p, end)) == end)
-			return NULL;
-		if (*p == close)
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	err = json_tokener_get_error(tok);
+	if (err != json_tokener_success) {
+		/* continue: the file ended inside a value */
+		text_position(buf, json_tokener_get_parse_end(tok), where, sizeof(where));
+		error_at(line, "rt-app file %s: %s: not JSON rt-app can read (json-c: %s)", file, where,
+			 err == json_tokener_continue ? "unexpected end of data" : json_tokener_error_desc(err));
+		json_object_put(root);
+		root = NULL;
 	}
-}
-
-/* The value of member KEY of the object at p, the last one as json-c
- * keeps it: 1 found, 0 absent (or p is no object), -1 malformed. */
-static int json_member(const char *p, const char *end, const char *key, const char **value)
-{
-	int found = 0;
-
-	p = json_ws(p, end);
-	if (p == end || *p != '{')
-		return 0;
-	p = json_ws(p + 1, end);
-	if (p < end && *p == '}')
-		return 0;
-	for (;;) {
-		const char *k = json_ws(p, end), *k_end = json_skip(k, end, 1);
-
-		if (!k_end || *k != '"' || (p = json_ws(k_end, end)) == end || *p++ != ':')
-			return -1;
-		if ((size_t)(k_end - k) == strlen(key) + 2 && !strncmp(k + 1, key, strlen(key))) {
-			found = 1;
-			*value = json_ws(p, end);
-		}
-		if (!(p = json_skip(p, end, 1)))
-			return -1;
-		p = json_ws(p, end);
-		if (p < end && *p == '}')
-			return found;
-		if (p == end || *p++ != ',')
-			return -1;
-	}
+out:
+	if (tok)
+		json_tokener_free(tok);
+	free(buf);
+	if (f)
+		fclose(f);
+	return root;
 }
 
 /* w->file's global.duration, whether rt-app calibrates first, and that
  * its log's place (global.logdir, log_basename) is a string when given. */
 static int rtapp_global(int line, struct workload *w)
 {
-	FILE *f = fopen(w->file, "r");
-	char *buf = malloc(RTAPP_JSON_MAX + 1), *num_end;
-	const char *end, *global = NULL, *v;
-	size_t len = f && buf ? fread(buf, 1, RTAPP_JSON_MAX + 1, f) : 0;
+	json_object *root = rtapp_parse(line, w->file), *global = NULL, *v;
 	int bad = 0;
 
-	if (!f || !buf || ferror(f) || len > RTAPP_JSON_MAX) {
-		error_at(line, "rt-app file %s: %s", w->file,
-			 !f || !buf || ferror(f) ? strerror(errno) : "larger than 1 MiB");
-		bad = -1;
-		goto out;
-	}
-	buf[len] = 0; /* strtoll() stops there */
-	end = buf + len;
+	if (!root)
+		return -1;
 	w->rtapp_duration_s = -1;
 	w->rtapp_calibrates = 1;
-	/* Well-formed as a whole, so no json_member() below finds it malformed. */
-	if (!json_skip(buf, end, 0)) {
-		error_at(line, "rt-app file %s: not JSON that rt-app could read", w->file);
-		bad = -1;
-		goto out;
-	}
-	json_member(buf, end, "global", &global);
-	if (global && json_member(global, end, "duration", &v) == 1) {
-		errno = 0;
-		w->rtapp_duration_s = strtoll(v, &num_end, 10);
-		if (errno || num_end == v || json_skip(v, end, 1) != num_end) {
-			error_at(line, "rt-app file %s: global.duration is not whole seconds",
-				 w->file);
+	if (!json_object_object_get_ex(root, "global", &global) || !json_object_is_type(global, json_type_object))
+		global = NULL;
+	if (global && json_object_object_get_ex(global, "duration", &v)) {
+		/* rt-app reads an int (json_object_get_int): json-c clamps
+		 * what does not fit, so that is refused here */
+		w->rtapp_duration_s = json_object_get_int64(v);
+		if (!json_object_is_type(v, json_type_int) || w->rtapp_duration_s > INT_MAX ||
+		    w->rtapp_duration_s < INT_MIN) {
+			error_at(line, "rt-app file %s: global.duration is not whole seconds "
+				 "(an int, as rt-app reads it)", w->file);
 			bad = -1;
 		}
 	}
-	if (global && json_member(global, end, "calibration", &v) == 1)
-		w->rtapp_calibrates = *v == '"';
+	if (global && json_object_object_get_ex(global, "calibration", &v))
+		w->rtapp_calibrates = json_object_is_type(v, json_type_string);
 	/* The guest reads its rate from rt-app's logs, found by these. */
 	for (const char *const *key = (const char *const[]){ "logdir", "log_basename", NULL }; *key; key++)
-		if (global && json_member(global, end, *key, &v) == 1 && *v != '"') {
+		if (global && json_object_object_get_ex(global, *key, &v) &&
+		    !json_object_is_type(v, json_type_string)) {
 			error_at(line, "rt-app file %s: global.%s is not a string (the runner reads "
 				 "rt-app's logs there for the run's rate)", w->file, *key);
 			bad = -1;
 		}
-out:
-	free(buf);
-	if (f)
-		fclose(f);
+	json_object_put(root);
 	return bad;
 }
 

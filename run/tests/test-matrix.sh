@@ -120,6 +120,42 @@ plan "$fixtures/good-rtapp-basename.matrix" >"$tmp/rtapp.plan"
 check "rt-app a/x.json and b/x.json: two files, two guest names" \
 	sh -c "[ \$(awk -F'\t' '\$1 == \"file\" { print \$4 }' '$tmp/rtapp.plan' | sort -u | wc -l) = 2 ] &&
 	       grep -q '/a/x.json	w1-x.json$' '$tmp/rtapp.plan' && grep -q '/b/x.json	w2-x.json$' '$tmp/rtapp.plan'"
+# rt-app files are read with json-c, rt-app's own parser.
+json_plan() { # json_plan TEXT: plan one rt-app workload of a file holding TEXT; its stderr in $tmp/json.err
+	printf '%s\n' "$1" >"$tmp/t.json"
+	printf 'duration 2s\ncombo stock\nworkload rt-app t.json\n' >"$tmp/json.matrix"
+	"$plan_tool" "$tmp/json.matrix" >/dev/null 2>"$tmp/json.err"
+}
+json_refused() { # json_refused TEXT MESSAGE: exit 2, MESSAGE at the workload line
+	json_plan "$1"
+	[ $? = 2 ] || { echo "accepted"; return 1; }
+	grep -qF "$tmp/json.matrix:3: rt-app file $tmp/t.json: $2" "$tmp/json.err" || { cat "$tmp/json.err"; return 1; }
+}
+for f in $(find "$top/feat-matrix" -name '*.json' | sort); do
+	printf 'duration 10m\ncombo stock\nworkload rt-app %s\n' "$f" >"$tmp/feat-json.matrix"
+	check "feat-matrix's $(basename "$f") is read (json-c) and planned" \
+		sh -c "'$plan_tool' '$tmp/feat-json.matrix' | grep -q '^file	rt-app $f	'"
+done
+check "a JSON file cut short: FILE, the line and column, and json-c's reason" \
+	json_refused '{ "global": { "duration": 1 }, "tasks": { "t": { "run": 1000 } }' \
+	"line 2, column 1: not JSON rt-app can read (json-c: unexpected end of data)"
+check "a bad literal: json-c's error at its line and column" \
+	json_refused "$(printf '{ "global": {\n  "duration": tru } }')" \
+	"line 2, column 18: not JSON rt-app can read (json-c: boolean expected)"
+check "nesting deeper than json-c's 32 levels: refused as rt-app would" \
+	json_refused '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' \
+	"line 1, column 33: not JSON rt-app can read (json-c: nesting too deep)"
+check "what json-c (so rt-app) accepts is accepted: a comment, a trailing comma, a repeated key (the last wins)" \
+	sh -c "printf '/* rt-app */ { \"global\": { \"duration\": 9, \"duration\": 1, }, \"tasks\": { \"t\": { \"run\": 1000 } } }\n' >'$tmp/lax.json' &&
+	       printf 'duration 2s\ncombo stock\nworkload rt-app lax.json\n' >'$tmp/lax.matrix' && '$plan_tool' '$tmp/lax.matrix' >/dev/null"
+check "global.duration a string: refused (rt-app wants an int)" \
+	json_refused '{ "global": { "duration": "1" } }' "global.duration is not whole seconds (an int, as rt-app reads it)"
+check "global.duration 1.5: refused" \
+	json_refused '{ "global": { "duration": 1.5 } }' "global.duration is not whole seconds"
+check "global.duration beyond an int: refused, not clamped" \
+	json_refused '{ "global": { "duration": 99999999999999999999 } }' "global.duration is not whole seconds"
+check "global.logdir null: refused (the runner reads rt-app's logs there)" \
+	json_refused '{ "global": { "duration": 1, "logdir": null } }' "global.logdir is not a string"
 printf 'combo stock\nworkload duty threads=2\0 duty=100\nworkload fork\n' >"$tmp/nul.matrix"
 "$plan_tool" "$tmp/nul.matrix" >"$tmp/out" 2>"$tmp/err"
 check "a NUL byte in a matrix line is an error at FILE:LINE, not a cut line" \
