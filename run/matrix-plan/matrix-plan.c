@@ -2286,7 +2286,9 @@ static void usage(const struct opt_parser *p)
 	      "-h, --help: this text; --version: the project's and the series' version.\n"
 	      "Options may come before or after FILE.matrix, as --opt V or --opt=V; \"--\"\n"
 	      "ends them.\n"
-	      "Exit: 0 plan printed, 2 bad file or usage.\n", stdout);
+	      "A plan estimated above 24 h is printed with a warning on stderr; above 365 days\n"
+	      "it is refused.  Every directive, its default and range: docs/matrix.md.\n"
+	      "Exit: 0 plan printed, 1 out of memory or stdout not written, 2 bad file or usage.\n", stdout);
 }
 
 int main(int argc, char **argv)

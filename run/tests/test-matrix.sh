@@ -120,6 +120,21 @@ plan "$fixtures/good-rtapp-basename.matrix" >"$tmp/rtapp.plan"
 check "rt-app a/x.json and b/x.json: two files, two guest names" \
 	sh -c "[ \$(awk -F'\t' '\$1 == \"file\" { print \$4 }' '$tmp/rtapp.plan' | sort -u | wc -l) = 2 ] &&
 	       grep -q '/a/x.json	w1-x.json$' '$tmp/rtapp.plan' && grep -q '/b/x.json	w2-x.json$' '$tmp/rtapp.plan'"
+# docs/matrix.md, the directive reference, against the planner's own tables.
+doc_covers() {
+	src=$top/run/matrix-plan/matrix-plan.c doc=$top/docs/matrix.md missing=
+	directives=$(sed -n '/^static const struct directive directives\[\]/,/^};/p' "$src" | grep -o '"[a-z-]*", do_' | tr -d '",' | sed 's/ do_$//')
+	kinds=$(sed -n "/unknown workload '%s' (known:/{N;p;}" "$src" | tr -d '"\n\t' | sed 's/.*known: //; s/).*//')
+	keys=$(sed -n '/^static const struct tool_kind tool_kinds\[\]/,/^};/p' "$src" | grep -o '{ "[a-z]*", [0-9A-Z_]' | cut -d'"' -f2 | sort -u)
+	keys="$keys $(grep -o '{ "[a-z_]*", KEY_' "$top/initramfs/pjtload/opts.c" | cut -d'"' -f2 | grep -vx duration)"
+	[ -n "$directives" ] && [ -n "$kinds" ] && [ -n "$keys" ] || { echo "nothing read from the tables"; return 1; }
+	for d in $directives; do grep -q "^\* $d : " "$doc" || missing="$missing directive:$d"; done
+	for k in $kinds; do grep -q "^  \* $k : " "$doc" || missing="$missing workload:$k"; done
+	for k in $keys; do grep -q "\`$k\`" "$doc" || missing="$missing key:$k"; done
+	[ -z "$missing" ] || { echo "docs/matrix.md lacks:$missing"; return 1; }
+}
+check "docs/matrix.md has every directive, workload kind and workload key of matrix-plan's (and pjtload's) tables" doc_covers
+
 # rt-app files are read with json-c, rt-app's own parser.
 json_plan() { # json_plan TEXT: plan one rt-app workload of a file holding TEXT; its stderr in $tmp/json.err
 	printf '%s\n' "$1" >"$tmp/t.json"
