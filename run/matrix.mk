@@ -15,7 +15,8 @@ MATRIX_PLAN_CFLAGS = -D_GNU_SOURCE -Wall -Wextra -O2 -I$(BUILD) -I$(TOP)/initram
 # rt-app files are read with json-c, the parser rt-app itself uses
 # (libjson-c-dev, in the Makefile's PACKAGES).
 MATRIX_PLAN_LIBS = $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-MATRIX_PLAN_SOURCES = $(TOP)/run/matrix-plan/matrix-plan.c \
+# run/matrix-plan/: one .c file a job, matrix-plan.h between them.
+MATRIX_PLAN_SOURCES = $(wildcard $(TOP)/run/matrix-plan/*.c) \
 	$(TOP)/initramfs/pjtload/opts.c $(TOP)/initramfs/pjtload/units.c $(OPTIONS_SOURCE)
 MATRIX_CONTRACT = $(TOP)/run/contract/bits $(TOP)/run/contract/columns \
 	$(TOP)/run/contract/tunables $(TOP)/run/contract/gen-contract-h
@@ -24,7 +25,7 @@ $(BUILD)/contract.h: $(MATRIX_CONTRACT)
 	@mkdir -p $(BUILD)
 	$(TOP)/run/contract/gen-contract-h $(TOP)/run/contract > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(BUILD)/contract.h \
+$(BUILD)/matrix-plan: $(MATRIX_PLAN_SOURCES) $(TOP)/run/matrix-plan/matrix-plan.h $(BUILD)/contract.h \
 		$(TOP)/initramfs/pjtload/opts.h $(TOP)/initramfs/pjtload/units.h \
 		$(TOP)/initramfs/pjtload/splitmix64.h $(OPTIONS_DEPS)
 	@mkdir -p $(BUILD)

@@ -122,7 +122,8 @@ check "rt-app a/x.json and b/x.json: two files, two guest names" \
 	       grep -q '/a/x.json	w1-x.json$' '$tmp/rtapp.plan' && grep -q '/b/x.json	w2-x.json$' '$tmp/rtapp.plan'"
 # docs/matrix.md, the directive reference, against the planner's own tables.
 doc_covers() {
-	src=$top/run/matrix-plan/matrix-plan.c doc=$top/docs/matrix.md missing=
+	src=$tmp/matrix-plan-sources doc=$top/docs/matrix.md missing=
+	cat "$top"/run/matrix-plan/*.c >"$src"
 	directives=$(sed -n '/^static const struct directive directives\[\]/,/^};/p' "$src" | grep -o '"[a-z-]*", do_' | tr -d '",' | sed 's/ do_$//')
 	kinds=$(sed -n "/unknown workload '%s' (known:/{N;p;}" "$src" | tr -d '"\n\t' | sed 's/.*known: //; s/).*//')
 	keys=$(sed -n '/^static const struct tool_kind tool_kinds\[\]/,/^};/p' "$src" | grep -o '{ "[a-z]*", [0-9A-Z_]' | cut -d'"' -f2 | sort -u)
@@ -238,7 +239,7 @@ check "cpus= beyond the vCPUs of an --smp override is refused at the workload li
 
 # One parser: the planner accepts a pjtload workload exactly when pjtload's
 # own parser (the host test driver, same opts.c) does on the same vCPUs and
-# task limit (GUEST_TASK_LIMIT 3500 in matrix-plan.c).
+# task limit (GUEST_TASK_LIMIT 3500 in run/matrix-plan/workload.c).
 if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$top/build" pjtload-host-tools >/dev/null 2>&1; then
 	agree=0 disagree=
 	while read -r words; do
