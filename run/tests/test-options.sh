@@ -105,6 +105,8 @@ check "run/stats --declare=x: refused, naming the value" refused run/stats "--de
 check "run/stats -q=1: a flag given a value" refused run/stats "-q takes no value" "$stats" -q=1 "$tmp/st"
 check "run/stats DIR -o: a missing value" refused run/stats "-o needs a value" "$stats" "$tmp/st" -o
 check "run/stats with no folder: refused" refused run/stats "no DIR_OR_CSV given (a results folder or a runs.csv)" "$stats"
+check "run/stats NOSUCH: a usage error in run/stats' own name (not pjt-stats')" \
+	refused run/stats "$tmp/nosuch: No such file or directory (want a results folder or its runs.csv)" "$stats" "$tmp/nosuch"
 
 echo "# ---- run/compare"
 compare=$top/run/compare
