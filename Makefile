@@ -8,24 +8,36 @@ MATRIX ?= feat-matrix/quick.matrix
 # Debian packages the project needs (tools copied into the guest included;
 # python3-ply only for the SPDX check of the kernel's checkpatch.pl; parallel
 # for run/distribute; stress-ng for a guest suite; ccache for the kernel
-# builds; sparse for the per-patch checks).  No Recommends: qemu's pull in
-# a desktop.  Nothing here is a service: what the tests alone need (an
-# sshd, chromium) comes from check-deps.
+# builds; sparse for the per-patch checks; libjson-c-dev for matrix-plan,
+# which reads rt-app files with rt-app's own JSON parser).  No Recommends:
+# qemu's pull in a desktop.  Nothing here is a service: what the tests
+# alone need (an sshd, chromium) comes from check-deps.
 PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 	cpio qemu-system-x86 busybox-static gnuplot-nox rt-tests rt-app \
 	linux-perf file python3-ply parallel rsync openssh-client stress-ng ccache \
-	sparse
+	sparse libjson-c-dev
 
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check flake-rate \
+.PHONY: help all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check flake-rate \
 	check-series bench-overhead bench-icount clean
 
-all: kernel initramfs
+# make help: a line per target, the "## " text of its rule line (here and
+# in the included run/*.mk and initramfs/*.mk).  The first rule, so plain
+# `make` still builds: all comes next and is named by .DEFAULT_GOAL.
+.DEFAULT_GOAL := all
+help: ## this list
+	@echo "usage: make [TARGET] [MATRIX=FILE] [TOPOLOGY=S,C,T] [ROUNDS=N LOAD=none|one-core]"
+	@echo "targets (make with none: all):"
+	@awk -F ':.*## ' '/^[a-z][a-z0-9_-]*:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo "MATRIX (make run) is $(MATRIX); TOPOLOGY (make shell) $(TOPOLOGY); ROUNDS and LOAD (make flake-rate) $(ROUNDS), $(LOAD)."
+	@echo "See README.md; the matrix directives: docs/matrix.md."
+
+all: kernel initramfs ## the patched kernel and the guest image
 
 # apt-get update only when something is missing; as non-root, say what to run.
-deps:
+deps: ## install the Debian packages the project needs (PACKAGES; as root)
 	@missing=$$(for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
 	done); \
@@ -40,20 +52,25 @@ deps:
 # build/sshd-root, not installed (its package enables and starts ssh.service);
 # Debian's chromium for run/tests/test-report-browser.sh, installed when no
 # package it brings ships a service (run/check-deps --help).
-check-deps:
+check-deps: ## unpack Debian's sshd, install chromium for the tests (run/check-deps)
 	@run/check-deps
 
 include $(wildcard initramfs/*.mk run/*.mk)
+# The included files' main targets, for make help (their rules are there).
+pjtload: ## build/pjtload, the guest's workload generator (host build)
+stats-tools: ## build/pjt-stats: statistics, charts and the report
+plots: ## re-make the statistics, charts and report of RESULTS=DIR (results/latest)
+pelt-check: ## build/pelt-check: the traces' loads against a PELT simulation
 
 # run/kernel decides itself what is out of date (series stamp, incremental
 # kbuild), so these always ask it.
-kernel:
+kernel: ## build/bzImage: the series on Linux 6.1 (run/kernel patched)
 	@run/kernel patched
 
-kernel-stock:
+kernel-stock: ## build/bzImage-stock: Linux 6.1 without the series
 	@run/kernel stock
 
-kernel-variants:
+kernel-variants: ## build/bzImage-V for each patches/qemu-V.config
 	@for v in $(VARIANTS); do run/kernel variant $$v || exit 1; done
 
 $(BUILD)/bzImage:
@@ -68,25 +85,25 @@ INITRAMFS_INPUTS := initramfs/init initramfs/build-image initramfs/tools.list \
 $(BUILD)/initramfs.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
 	@initramfs/build-image $@
 
-initramfs: $(BUILD)/initramfs.cpio.gz
+initramfs: $(BUILD)/initramfs.cpio.gz ## build/initramfs.cpio.gz: the guest image
 
 # The same image with perf (20 MB gzip'd beside 12): run/matrix builds
 # and boots it for a matrix with perf bench workloads.
 $(BUILD)/initramfs-perf.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
 	@PERF=1 initramfs/build-image $@
 
-initramfs-perf: $(BUILD)/initramfs-perf.cpio.gz
+initramfs-perf: $(BUILD)/initramfs-perf.cpio.gz ## the guest image with perf (perf bench workloads)
 
 # The kernel as the tree now describes it (run/kernel rebuilds an edited
 # patch), on the RFC box's shape unless TOPOLOGY=S,C,T says otherwise.
 TOPOLOGY ?= 2,2,1
-shell: kernel initramfs
+shell: kernel initramfs ## boot the patched kernel with a shell (TOPOLOGY=S,C,T)
 	run/boot --interactive --topology $(TOPOLOGY)
 
 # Each phase timed (run/phase); the summary also goes to the results folder.
 # Then the one-line answer, only when every phase passed: after a failure
 # results/latest is an older run's folder.
-run:
+run: ## the main job: build, run MATRIX (quick.matrix), report, one-line answer
 	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
 	run/phase deps $(MAKE) --no-print-directory deps && \
 	run/phase unpack run/kernel unpack && \
@@ -99,7 +116,7 @@ run:
 
 # Timed like make run: the kernels (stock and the variants rebuild only what
 # differs from the patched tree), the image and tools, then every suite.
-check:
+check: ## every test suite: kernels, image, run/check (boots QEMU; long)
 	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
 	rm -f $(BUILD)/check/result; \
 	run/phase deps $(MAKE) --no-print-directory deps check-deps && \
@@ -115,22 +132,22 @@ check:
 # host core kept busy (stress-ng); results in build/flake-rate/LOAD-TIME/.
 ROUNDS ?= 10
 LOAD ?= none
-flake-rate:
+flake-rate: ## how often make check's QEMU suites pass (ROUNDS=N LOAD=none|one-core)
 	@$(MAKE) --no-print-directory deps kernel kernel-stock kernel-variants initramfs matrix-tools stats-tools pelt-check && \
 	run/flake-rate --rounds $(ROUNDS) --load $(LOAD)
 
 # Build the tree after each patch in turn, then checkpatch every patch.
-check-series:
+check-series: ## build the tree after each patch, checkpatch every patch
 	@run/check --only series
 
-bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz
+bench-overhead: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs.cpio.gz ## what the series costs when off, in wall time
 	run/bench-overhead
 
 # The cost when off in instructions per operation, one vCPU under icount
 # (see docs/results.md, "What the series costs when off").
-bench-icount: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs-perf.cpio.gz
+bench-icount: $(BUILD)/bzImage $(BUILD)/bzImage-stock $(BUILD)/initramfs-perf.cpio.gz ## what the series costs when off, in instructions (icount)
 	run/bench-icount
 
-clean:
+clean: ## remove the kernels, their objects and the image (not build/src)
 	rm -rf $(BUILD)/obj $(BUILD)/bzImage $(BUILD)/bzImage-stock \
 		$(addprefix $(BUILD)/bzImage-,$(VARIANTS)) $(BUILD)/initramfs.cpio.gz

@@ -136,10 +136,11 @@ static char *runs_csv_of(const char *dir_or_csv, char **dir)
 	return xstrdup(dir_or_csv);
 }
 
+/* A missing runs.csv is a wrong operand: a usage error in run/stats' name. */
 static void need_runs(const char *csv)
 {
 	if (access(csv, R_OK))
-		die_input("pjt-stats: %s: %s", csv, strerror(errno));
+		opt_error("run/stats", "%s: %s (want a results folder or its runs.csv)", csv, strerror(errno));
 }
 
 /* One analysis; the report, when asked, from the same one. The declared

@@ -30,9 +30,11 @@
 #include "pjt-stats.h"
 #include "options.h" /* common/: the C tools' command line */
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define Z95 1.959964
 #define MAX_PLANNED_BOOTS 200
@@ -250,7 +252,8 @@ static void plan_design_help(const struct opt_parser *p)
 	     "metric's (and enough boots for Holm over its declared family) to FILE, or stdout.\n"
 	     "Options: -h, --help (this text), --version; before or after PILOT_DIR, as\n"
 	     "--out F or --out=F; \"--\" ends them.\n"
-	     "Exit: 0 ok, 2 usage or bad input.");
+	     "Exit: 0 ok, 1 a system error (a file not written), 2 usage (an unknown metric,\n"
+	     "no PILOT_DIR/runs.csv) or bad input.");
 }
 
 int plan_design_main(int argc, char **argv)
@@ -295,6 +298,14 @@ int plan_design_main(int argc, char **argv)
 			  opt.noperands);
 	dir = opt.operands[0];
 	csv = xasprintf("%s/runs.csv", dir);
+	/* Usage errors before any reading: a metric not in the one list of
+	 * primary metrics (analysis.c), a folder without runs.csv. */
+	for (int t = 0; t < ntargets; t++)
+		if (!is_primary_metric(names[t]))
+			opt_error(opt.tool, "--half-width %s=...: %s is not a primary metric (%s)", names[t],
+				  names[t], primary_metric_list(", "));
+	if (access(csv, R_OK))
+		opt_error(opt.tool, "%s: not a results folder (%s: %s)", dir, csv, strerror(errno));
 	a = analyse_folder(dir);
 	for (int t = 0; t < ntargets; t++) { /* a target no row can meet is a typo, not "nan" */
 		int m = metric_index(a, names[t]), measured = 0;

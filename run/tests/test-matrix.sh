@@ -120,6 +120,58 @@ plan "$fixtures/good-rtapp-basename.matrix" >"$tmp/rtapp.plan"
 check "rt-app a/x.json and b/x.json: two files, two guest names" \
 	sh -c "[ \$(awk -F'\t' '\$1 == \"file\" { print \$4 }' '$tmp/rtapp.plan' | sort -u | wc -l) = 2 ] &&
 	       grep -q '/a/x.json	w1-x.json$' '$tmp/rtapp.plan' && grep -q '/b/x.json	w2-x.json$' '$tmp/rtapp.plan'"
+# docs/matrix.md, the directive reference, against the planner's own tables.
+doc_covers() {
+	src=$tmp/matrix-plan-sources doc=$top/docs/matrix.md missing=
+	cat "$top"/run/matrix-plan/*.c >"$src"
+	directives=$(sed -n '/^static const struct directive directives\[\]/,/^};/p' "$src" | grep -o '"[a-z-]*", do_' | tr -d '",' | sed 's/ do_$//')
+	kinds=$(sed -n "/unknown workload '%s' (known:/{N;p;}" "$src" | tr -d '"\n\t' | sed 's/.*known: //; s/).*//')
+	keys=$(sed -n '/^static const struct tool_kind tool_kinds\[\]/,/^};/p' "$src" | grep -o '{ "[a-z]*", [0-9A-Z_]' | cut -d'"' -f2 | sort -u)
+	keys="$keys $(grep -o '{ "[a-z_]*", KEY_' "$top/initramfs/pjtload/opts.c" | cut -d'"' -f2 | grep -vx duration)"
+	[ -n "$directives" ] && [ -n "$kinds" ] && [ -n "$keys" ] || { echo "nothing read from the tables"; return 1; }
+	for d in $directives; do grep -q "^\* $d : " "$doc" || missing="$missing directive:$d"; done
+	for k in $kinds; do grep -q "^  \* $k : " "$doc" || missing="$missing workload:$k"; done
+	for k in $keys; do grep -q "\`$k\`" "$doc" || missing="$missing key:$k"; done
+	[ -z "$missing" ] || { echo "docs/matrix.md lacks:$missing"; return 1; }
+}
+check "docs/matrix.md has every directive, workload kind and workload key of matrix-plan's (and pjtload's) tables" doc_covers
+
+# rt-app files are read with json-c, rt-app's own parser.
+json_plan() { # json_plan TEXT: plan one rt-app workload of a file holding TEXT; its stderr in $tmp/json.err
+	printf '%s\n' "$1" >"$tmp/t.json"
+	printf 'duration 2s\ncombo stock\nworkload rt-app t.json\n' >"$tmp/json.matrix"
+	"$plan_tool" "$tmp/json.matrix" >/dev/null 2>"$tmp/json.err"
+}
+json_refused() { # json_refused TEXT MESSAGE: exit 2, MESSAGE at the workload line
+	json_plan "$1"
+	[ $? = 2 ] || { echo "accepted"; return 1; }
+	grep -qF "$tmp/json.matrix:3: rt-app file $tmp/t.json: $2" "$tmp/json.err" || { cat "$tmp/json.err"; return 1; }
+}
+for f in $(find "$top/feat-matrix" -name '*.json' | sort); do
+	printf 'duration 10m\ncombo stock\nworkload rt-app %s\n' "$f" >"$tmp/feat-json.matrix"
+	check "feat-matrix's $(basename "$f") is read (json-c) and planned" \
+		sh -c "'$plan_tool' '$tmp/feat-json.matrix' | grep -q '^file	rt-app $f	'"
+done
+check "a JSON file cut short: FILE, the line and column, and json-c's reason" \
+	json_refused '{ "global": { "duration": 1 }, "tasks": { "t": { "run": 1000 } }' \
+	"line 2, column 1: not JSON rt-app can read (json-c: unexpected end of data)"
+check "a bad literal: json-c's error at its line and column" \
+	json_refused "$(printf '{ "global": {\n  "duration": tru } }')" \
+	"line 2, column 18: not JSON rt-app can read (json-c: boolean expected)"
+check "nesting deeper than json-c's 32 levels: refused as rt-app would" \
+	json_refused '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]' \
+	"line 1, column 33: not JSON rt-app can read (json-c: nesting too deep)"
+check "what json-c (so rt-app) accepts is accepted: a comment, a trailing comma, a repeated key (the last wins)" \
+	sh -c "printf '/* rt-app */ { \"global\": { \"duration\": 9, \"duration\": 1, }, \"tasks\": { \"t\": { \"run\": 1000 } } }\n' >'$tmp/lax.json' &&
+	       printf 'duration 2s\ncombo stock\nworkload rt-app lax.json\n' >'$tmp/lax.matrix' && '$plan_tool' '$tmp/lax.matrix' >/dev/null"
+check "global.duration a string: refused (rt-app wants an int)" \
+	json_refused '{ "global": { "duration": "1" } }' "global.duration is not whole seconds (an int, as rt-app reads it)"
+check "global.duration 1.5: refused" \
+	json_refused '{ "global": { "duration": 1.5 } }' "global.duration is not whole seconds"
+check "global.duration beyond an int: refused, not clamped" \
+	json_refused '{ "global": { "duration": 99999999999999999999 } }' "global.duration is not whole seconds"
+check "global.logdir null: refused (the runner reads rt-app's logs there)" \
+	json_refused '{ "global": { "duration": 1, "logdir": null } }' "global.logdir is not a string"
 printf 'combo stock\nworkload duty threads=2\0 duty=100\nworkload fork\n' >"$tmp/nul.matrix"
 "$plan_tool" "$tmp/nul.matrix" >"$tmp/out" 2>"$tmp/err"
 check "a NUL byte in a matrix line is an error at FILE:LINE, not a cut line" \
@@ -134,6 +186,41 @@ check "a missing matrix file is refused with its reason" \
 "$plan_tool" /dev/null >"$tmp/out" 2>"$tmp/err"
 check "a device as the matrix file is refused as not a regular file" \
 	sh -c "[ $? = 2 ] && grep -q '^/dev/null: not a matrix file (not a regular file)' '$tmp/err'"
+mkfifo "$tmp/fifo.matrix"
+timeout 10 "$plan_tool" "$tmp/fifo.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a FIFO with no writer as the matrix file is refused at once (stat before open), not waited on" \
+	sh -c "[ $? = 2 ] && grep -q '^$tmp/fifo.matrix: not a matrix file (not a regular file)' '$tmp/err'"
+: >"$tmp/empty.matrix"
+"$plan_tool" "$tmp/empty.matrix" >"$tmp/out" 2>"$tmp/err"
+check "an empty matrix file: one error, naming the file, no line 0" \
+	sh -c "[ $? = 2 ] && [ ! -s '$tmp/out' ] && [ \$(wc -l <'$tmp/err') = 1 ] &&
+	       grep -q '^$tmp/empty.matrix: no directive in the file (empty)' '$tmp/err'"
+printf '# a comment\n\n   # another\n' >"$tmp/comments.matrix"
+"$plan_tool" "$tmp/comments.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a matrix file of comments only: one error" \
+	sh -c "[ $? = 2 ] && [ \$(wc -l <'$tmp/err') = 1 ] && grep -q 'no directive in the file (only comments and blank lines)' '$tmp/err'"
+printf '\357\273\277combo stock\nworkload duty threads=1 x\377\n' >"$tmp/bom.matrix"
+"$plan_tool" "$tmp/bom.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a BOM and a 0xff byte are named by value and column at FILE:LINE, not as '?'" \
+	sh -c "[ $? = 2 ] && grep -q '^$tmp/bom.matrix:1: byte 0xef at column 1 is not allowed' '$tmp/err' &&
+	       grep -q '^$tmp/bom.matrix:2: byte 0xff at column 26 is not allowed' '$tmp/err' && ! grep -q \"'?'\" '$tmp/err'"
+printf 'combo stock\nworkload duty threads=1,2\n' >"$tmp/comma.matrix"
+"$plan_tool" "$tmp/comma.matrix" >/dev/null 2>"$tmp/err"
+check "a printable character that is not allowed is named with its column" \
+	grep -q "^$tmp/comma.matrix:2: character ',' at column 24 is not allowed" "$tmp/err"
+printf 'combo stock\nreps 3\nduration 600m\nworkload duty threads=1\n' >"$tmp/day.matrix"
+"$plan_tool" "$tmp/day.matrix" >"$tmp/out" 2>"$tmp/err"
+check "a plan estimated above 24 h is planned with a warning on stderr, its duration in days and hours" \
+	sh -c "[ $? = 0 ] && grep -q '^estimate_s	108012$' '$tmp/out' &&
+	       grep -q '^matrix-plan: warning: $tmp/day.matrix: the plan.s estimated duration is 1d06h00m, more than 24 h' '$tmp/err'"
+printf 'combo stock\nreps 3\nduration 60m\nworkload duty threads=1\n' >"$tmp/hours.matrix"
+"$plan_tool" "$tmp/hours.matrix" >/dev/null 2>"$tmp/err"
+check "... and none at 3 h" test ! -s "$tmp/err"
+printf 'combo stock\ncombo a PJT_BUSIEST\nreps 9600\nduration 600m\nworkload duty threads=1\nworkload duty threads=2\nworkload duty threads=3\nworkload duty threads=4\n' >"$tmp/years.matrix"
+"$plan_tool" "$tmp/years.matrix" >"$tmp/out" 2>"$tmp/err"
+check "76,800 runs of 600 min: refused at the reps line, the estimate in days (not 46081828m00s)" \
+	sh -c "[ $? = 2 ] && [ ! -s '$tmp/out' ] &&
+	       grep -q '^$tmp/years.matrix:3: the plan would take about 32001d05h52m (32001 days): more than 365 days is refused' '$tmp/err'"
 if [ "$(id -u)" != 0 ]; then
 	printf 'combo stock\nworkload fork\n' >"$tmp/unreadable.matrix"
 	chmod 000 "$tmp/unreadable.matrix"
@@ -152,7 +239,7 @@ check "cpus= beyond the vCPUs of an --smp override is refused at the workload li
 
 # One parser: the planner accepts a pjtload workload exactly when pjtload's
 # own parser (the host test driver, same opts.c) does on the same vCPUs and
-# task limit (GUEST_TASK_LIMIT 3500 in matrix-plan.c).
+# task limit (GUEST_TASK_LIMIT 3500 in run/matrix-plan/workload.c).
 if make -s -f "$top/initramfs/pjtload.mk" TOP="$top" BUILD="$top/build" pjtload-host-tools >/dev/null 2>&1; then
 	agree=0 disagree=
 	while read -r words; do
@@ -474,6 +561,12 @@ if [ -x "$matrix" ]; then
 	check "run/matrix --dry-run prints the expanded plan and an estimate" \
 		sh -c "[ $? = 0 ] && [ \$(grep -c '^ *[0-9]* *1x4x1 ' '$tmp/dry') = 24 ] && grep -q 'estimated duration' '$tmp/dry'"
 	check "run/matrix --help exits 0" sh -c "'$matrix' --help | grep -q usage"
+	"$matrix" --dry-run --smp 0 "$fixtures/good-full.matrix" >"$tmp/o" 2>"$tmp/e"
+	check "run/matrix --smp 0: exit 2, the error and the help pointer are run/matrix's (matrix-plan is not on PATH)" \
+		sh -c "[ $? = 2 ] && [ \"\$(cat '$tmp/e')\" = \"\$(printf '%s\\n' \"run/matrix: --smp: smp '0': want a number of vCPUs 1..64\" 'run/matrix: see run/matrix --help')\" ]"
+	"$matrix" --dry-run "$tmp/day.matrix" >"$tmp/o" 2>"$tmp/e"
+	check "run/matrix --dry-run of a 30 h plan: 'estimated duration 1d06h00m' and the warning" \
+		sh -c "[ $? = 0 ] && grep -q 'estimated duration 1d06h00m ' '$tmp/o' && grep -q '^run/matrix: warning: .*more than 24 h' '$tmp/e'"
 	check "run/matrix with an unknown option exits 2" sh -c "'$matrix' --bogus x >/dev/null 2>&1; [ \$? = 2 ]"
 else
 	skip "run/matrix not present"
@@ -857,7 +950,8 @@ if [ "${PJT_TEST_NO_BOOT:-0}" = 1 ]; then
 fi
 if [ ! -r "$top/build/bzImage" ] || [ ! -r "$top/build/initramfs.cpio.gz" ] || [ ! -x "$top/run/boot" ]; then
 	skip "guest tests need build/bzImage, build/initramfs.cpio.gz (make kernel initramfs) and run/boot"
-	exit 0
+	tap_end # the host tests above count: a failure among them fails the suite
+	exit
 fi
 initrd=${PJT_TEST_INITRD:-$top/build/initramfs.cpio.gz}
 guest_matrix() { # guest_matrix NAME BODY...: a small matrix file in $tmp

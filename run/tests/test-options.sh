@@ -105,6 +105,8 @@ check "run/stats --declare=x: refused, naming the value" refused run/stats "--de
 check "run/stats -q=1: a flag given a value" refused run/stats "-q takes no value" "$stats" -q=1 "$tmp/st"
 check "run/stats DIR -o: a missing value" refused run/stats "-o needs a value" "$stats" "$tmp/st" -o
 check "run/stats with no folder: refused" refused run/stats "no DIR_OR_CSV given (a results folder or a runs.csv)" "$stats"
+check "run/stats NOSUCH: a usage error in run/stats' own name (not pjt-stats')" \
+	refused run/stats "$tmp/nosuch: No such file or directory (want a results folder or its runs.csv)" "$stats" "$tmp/nosuch"
 
 echo "# ---- run/compare"
 compare=$top/run/compare
@@ -131,9 +133,19 @@ check "run/plan-design PILOT --out=FILE (after the folder): FILE is the matrix w
 	       grep -Eq '^boots +[0-9]+\$' '$tmp/designed.matrix' && grep -Eq '^reps +[0-9]+\$' '$tmp/designed.matrix' && grep -q '^name' '$tmp/designed.matrix'"
 check "run/plan-design --half-width=records_per_s: refused, naming the value" \
 	refused run/plan-design "--half-width wants METRIC=PCT, not 'records_per_s'" "$design" --half-width=records_per_s "$tmp/pilot"
-check "run/plan-design --half-width=pulls=10%: an unknown metric is refused (exit 2) naming it, not planned as nan" \
-	sh -c "'$design' --half-width=pulls=10% '$tmp/pilot' >'$tmp/pd.out' 2>'$tmp/pd.err'; [ \$? -eq 2 ] &&
-	       grep -q 'pulls is not a primary metric .*runs.csv measures' '$tmp/pd.err' && ! grep -qi nan '$tmp/pd.out' '$tmp/pd.err'"
+primaries="lb_pulls_total (lower is better), migrations (lower is better), records_per_s (higher is better), ops_per_s (higher is better), wakeup_p99_us (lower is better)"
+check "run/plan-design --half-width=pulls=10%: an unknown metric is a usage error naming it and the primary metrics, not planned as nan" \
+	refused run/plan-design "--half-width pulls=...: pulls is not a primary metric ($primaries)" "$design" --half-width=pulls=10% "$tmp/pilot"
+check "run/plan-design --half-width nosuch=10% NOSUCH_DIR: the metric is refused before the folder is read" \
+	refused run/plan-design "--half-width nosuch=...: nosuch is not a primary metric ($primaries)" "$design" --half-width nosuch=10% "$tmp/nosuch"
+mkdir -p "$tmp/pilot-noops"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ops_per_s") c = i } NR > 1 { $c = "" } 1' \
+	"$tmp/pilot/runs.csv" >"$tmp/pilot-noops/runs.csv"
+check "run/plan-design --half-width=ops_per_s=10% on a pilot without it: refused (exit 2), naming runs.csv" \
+	sh -c "'$design' --half-width=ops_per_s=10% '$tmp/pilot-noops' >'$tmp/pd.out' 2>'$tmp/pd.err'; [ \$? -eq 2 ] &&
+	       grep -q 'ops_per_s is not a primary metric .*runs.csv measures' '$tmp/pd.err' && ! grep -qi nan '$tmp/pd.out' '$tmp/pd.err'"
+check "run/plan-design NOSUCH_DIR: exit 2, in its own name" \
+	refused run/plan-design "$tmp/nosuch: not a results folder ($tmp/nosuch/runs.csv: No such file or directory)" "$design" "$tmp/nosuch"
 
 echo "# ---- run/merge"
 merge=$top/run/merge
@@ -178,6 +190,10 @@ conventions run/kernel 'run/kernel unpack' "$kernel"
 check "run/kernel variant nosuch --help: -h after the command prints the usage (nothing built)" help_ok 'run/kernel variant V' "$kernel" variant nosuch --help
 check "run/kernel nosuch: an unknown command" refused run/kernel "unknown command 'nosuch' (unpack, patched, stock, bisect, variant V)" "$kernel" nosuch
 check "run/kernel variant: the name missing" refused run/kernel "variant wants one name (run/kernel variant V), not 0" "$kernel" variant
+variants=$(ls "$top"/patches/qemu-*.config | sed 's|.*/qemu-||; s|\.config$||' | paste -sd ' ' -)
+check "run/kernel variant nosuch: a usage error (exit 2) listing the variants, nothing built" \
+	refused run/kernel "no variant 'nosuch' (patches/qemu-nosuch.config); variants: $variants" "$kernel" variant nosuch
+check "run/kernel --help lists its exit codes" help_ok '^Exit: 0 built.*1 a step failed' "$kernel" --help
 
 echo "# ---- run/check"
 runcheck=$top/run/check
@@ -207,6 +223,11 @@ conventions run/pin-vcpus 'run/pin-vcpus \[--wait SEC\]' "$pin"
 check "run/pin-vcpus PID CPU --wait=0 (after the operands): no vCPU thread, gives up at once (exit 1, after 0s)" \
 	sh -c "'$pin' $$ 0 --wait=0 2>'$tmp/pin.err'; [ \$? = 1 ] && grep -q 'in process $$ after 0s' '$tmp/pin.err'"
 check "run/pin-vcpus PID x: a CPU that is not a number" refused run/pin-vcpus "'x' is not a CPU number" "$pin" $$ x
+check "run/pin-vcpus abc 0: a PID that is not a number is a usage error, at once" \
+	sh -c "s=\$(date +%s); '$pin' abc 0 >'$tmp/pin.out' 2>'$tmp/pin.err'; rc=\$?; [ \$rc = 2 ] && [ \$((\$(date +%s) - s)) -le 2 ] &&
+	       [ \"\$(cat '$tmp/pin.err')\" = \"\$(printf '%s\\n' \"run/pin-vcpus: 'abc' is not a PID (a number)\" 'run/pin-vcpus: see run/pin-vcpus --help')\" ]"
+check "run/pin-vcpus NO_SUCH_PID 0: 'no process', exit 1, not a wait" \
+	sh -c "'$pin' 2147483647 0 --wait 5 2>'$tmp/pin.err'; [ \$? = 1 ] && grep -qx 'run/pin-vcpus: no process 2147483647' '$tmp/pin.err'"
 
 echo "# ---- run/phase (options before NAME: NAME ends them)"
 phase=$top/run/phase
@@ -259,6 +280,16 @@ benchp=$top/initramfs/bench-pjtload.sh
 conventions initramfs/bench-pjtload.sh 'initramfs/bench-pjtload.sh \[REPS' "$benchp"
 check "initramfs/bench-pjtload.sh x: REPS refused before anything is built or run" \
 	refused initramfs/bench-pjtload.sh "REPS must be a positive number, not 'x'" "$benchp" x
+
+echo "# ---- make help"
+make -s -C "$top" help >"$tmp/help" 2>&1
+check "make help: exit 0, one line per target of the Makefile's .PHONY list, each with its text" \
+	sh -c "[ $? = 0 ] && for t in \$(sed -n '/^\.PHONY:/,/[^\\\\]\$/p' '$top/Makefile' | sed 's/^\.PHONY://; s/\\\\//'); do
+	         grep -Eq \"^  \$t +[^ ]\" '$tmp/help' || { echo \"no line for \$t\"; exit 1; }; done"
+check "make help lists the included tools' targets too (matrix-tools, stats-tools, pelt-check, pjtload, plots)" \
+	sh -c "for t in matrix-tools stats-tools pelt-check pjtload plots; do grep -Eq \"^  \$t +[^ ]\" '$tmp/help' || exit 1; done"
+check "make with no target still means make all (help is not the default)" \
+	sh -c "make -s -C '$top' -pn 2>/dev/null | grep -qx '.DEFAULT_GOAL := all'"
 
 echo "# ---- run/lib/options.sh itself"
 # A tool of two value options (-j, --out) and a flag (--flag): each option
