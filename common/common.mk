@@ -1,6 +1,9 @@
 # common/common.mk: what a C tool needs from common/, the code the guest's
 # workload generator and the host tools share (options.c, options.h: the
-# option parser; splitmix64.h: the seeded generator).  Included by
+# option parser; splitmix64.h: the seeded generator; opts.c, units.c and
+# their headers: pjtload's workload options and time units, which the
+# host's matrix-plan parses with so that a plan never holds what the guest
+# would refuse).  Included by
 # run/matrix.mk, run/stats.mk, run/pelt-check.mk and initramfs/pjtload.mk;
 # the tools name its headers bare (#include "options.h") through
 # COMMON_CFLAGS' -I.  The versions --version prints come from the VERSION

@@ -33,6 +33,10 @@ $(BUILD)/pjtload-bare: $(PJTLOAD_OBJ)/bare_bench.o $(PJTLOAD_OBJ)/record.o $(PJT
 $(PJTLOAD_OBJ)/%.o: $(PJTLOAD_DIR)/%.c | $(PJTLOAD_OBJ)
 	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -c -o $@ $<
 
+# The command line and time parsers the host's matrix-plan builds too.
+$(PJTLOAD_OBJ)/%.o: $(COMMON_DIR)/%.c | $(PJTLOAD_OBJ)
+	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) -c -o $@ $<
+
 $(PJTLOAD_OBJ)/common-options.o: $(COMMON_DEPS) | $(PJTLOAD_OBJ)
 	$(PJTLOAD_CC) $(PJTLOAD_CFLAGS) $(COMMON_CFLAGS) -c -o $@ $(OPTIONS_SOURCE)
 

@@ -17,8 +17,8 @@
  *
  * One source of truth for each contract: the bits, the tunables and their
  * ranges come from run/contract (build/contract.h, generated), workload
- * options are parsed by the workload generator's own parser (pjtload's
- * opts.c and units.c, linked in), so a plan never holds what the guest
+ * options are parsed by the workload generator's own parser (common/opts.c
+ * and units.c, linked in), so a plan never holds what the guest
  * would refuse.
  */
 #ifndef MATRIX_PLAN_H

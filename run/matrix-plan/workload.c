@@ -5,7 +5,7 @@
 
 /*
  * Workloads.  pjtload's modes (duty calibrate pingpong fork) are checked by
- * pjtload's own parser (initramfs/pjtload/opts.c, linked in), against the
+ * pjtload's own parser (common/opts.c, linked in), against the
  * guest each topology boots: its vCPUs and GUEST_TASK_LIMIT.  The planner
  * adds only what a matrix file needs beyond pjtload: duration= comes from
  * the directive, a key is written once, and no ',' (CSV cells).  The other

@@ -127,7 +127,7 @@ doc_covers() {
 	directives=$(sed -n '/^static const struct directive directives\[\]/,/^};/p' "$src" | grep -o '"[a-z-]*", do_' | tr -d '",' | sed 's/ do_$//')
 	kinds=$(sed -n "/unknown workload '%s' (known:/{N;p;}" "$src" | tr -d '"\n\t' | sed 's/.*known: //; s/).*//')
 	keys=$(sed -n '/^static const struct tool_kind tool_kinds\[\]/,/^};/p' "$src" | grep -o '{ "[a-z]*", [0-9A-Z_]' | cut -d'"' -f2 | sort -u)
-	keys="$keys $(grep -o '{ "[a-z_]*", KEY_' "$top/initramfs/pjtload/opts.c" | cut -d'"' -f2 | grep -vx duration)"
+	keys="$keys $(grep -o '{ "[a-z_]*", KEY_' "$top/common/opts.c" | cut -d'"' -f2 | grep -vx duration)"
 	[ -n "$directives" ] && [ -n "$kinds" ] && [ -n "$keys" ] || { echo "nothing read from the tables"; return 1; }
 	for d in $directives; do grep -q "^\* $d : " "$doc" || missing="$missing directive:$d"; done
 	for k in $kinds; do grep -q "^  \* $k : " "$doc" || missing="$missing workload:$k"; done
