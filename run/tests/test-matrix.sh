@@ -816,12 +816,12 @@ if [ -x "$matrix" ]; then
 		sh -c "[ \$(grep -E '^compare (rfc-after rfc-before|rfc-pelt rfc-before|rfc-after rfc-pelt): a 30% change .* with 10 boots x 2 blocks per boot: power ' '$tmp/o' |
 		       grep 'Holm.s first threshold 0.05 / 3 = 0.0167;' | awk '{ sub(/.*: power /, \"\") } \$1 + 0 >= 0.8' | wc -l) = 3 ]"
 	"$matrix" --dry-run "$top/feat-matrix/bits.matrix" >"$tmp/o" 2>&1
-	check "bits.matrix: the 2^(8-4) IV fraction (16 cells and the 3 reference points riding along), its alias chains shown, 456 runs" \
+	check "bits.matrix: the 2^(8-4) IV fraction (16 cells, stock among them, nothing riding along), its alias chains shown, 576 runs" \
 		sh -c "grep -q '^fraction 2^(8-4), resolution 4, 16 cells; factors A=PJT_SHORT_TASKS .* H=LEGACY_LOAD$' '$tmp/o' &&
 		       grep -q '^alias    AB  = CG = DH = EF$' '$tmp/o' && grep -q '^alias    A   = (none up to two-factor interactions)$' '$tmp/o' &&
-		       [ \$(grep -c '^combo ' '$tmp/o') = 19 ] && grep -q '^456 runs;' '$tmp/o'"
-	check "bits.matrix: --dry-run: each main effect resolves a 20% change with power at least 0.8 (sign test, 6 boots)" \
-		sh -c "grep '^fraction 2^(8-4) main effect: a 20% change (ratio 0.8) in a main effect over 16 cells with 6 boots x 1 block per boot: power ' '$tmp/o' |
+		       [ \$(grep -c '^combo ' '$tmp/o') = 16 ] && grep -q '^combo    stock ' '$tmp/o' && grep -q '^576 runs;' '$tmp/o'"
+	check "bits.matrix: --dry-run: each main effect resolves a 20% change with power at least 0.8 (sign test, 9 boots: the fewest whose smallest p, 2/2^9, passes Holm's 0.05/8 over a workload's bits)" \
+		sh -c "grep '^fraction 2^(8-4) main effect: a 20% change (ratio 0.8) in a main effect over 16 cells with 9 boots x 1 block per boot: power ' '$tmp/o' |
 		       awk '{ sub(/.*: power /, \"\") } { exit !(\$1 + 0 >= 0.8) }'"
 	sed 's/^boots .*/boots 5/; s/^reps .*/reps 5/' "$top/feat-matrix/bits.matrix" >"$tmp/bits5.matrix"
 	"$matrix" --dry-run "$tmp/bits5.matrix" >"$tmp/o" 2>&1
