@@ -41,7 +41,8 @@
  * study's other primary metrics (migrations, throughput, wake-up p99) in
  * a fixed sequence after it (adjust_family). Those are the only stars.
  * Everything else (other ratios, other metrics, effects) has its
- * marginal p, not adjusted, never starred. */
+ * marginal p, never starred; a design's main effects of one metric also
+ * carry Holm's q over that design's bits. */
 #include "pjt-stats.h"
 
 #include <math.h>
@@ -1099,10 +1100,46 @@ int primary_endpoint(const struct analysis *a, const struct study *st)
  * could not be tested counts with p = 1, so the family's size is the
  * design's, not the data's. Everything else (the ratio columns to the
  * reference points, the factorial effects, the metrics that are not
- * primary) is marginal: its own p, no adjustment, never starred. */
+ * primary) is marginal: its own p, never starred; a design's main effects
+ * also carry Holm's q over that design's bits (adjust_main_effects). */
 int declared_family(int ndeclared, int nstudies)
 {
 	return ndeclared * nstudies;
+}
+
+/* Is effect f a main effect of e's design and metric? */
+static int same_bits_family(const struct study *st, int f, int e)
+{
+	return st->effects[f].design == st->effects[e].design &&
+	       st->effects[f].metric == st->effects[e].metric &&
+	       __builtin_popcount(st->effects[f].term) == 1;
+}
+
+/* A design's main effects on one metric are the bits' own family: "what
+ * does each bit do" asks it once per bit, so their q is Holm over the
+ * design's k main effects (an untested one counts with p = 1). It stays
+ * outside the confirmatory family: never a star, not in the verdict. */
+static void adjust_main_effects(struct study *st)
+{
+	for (int e = 0; e < st->neffects; e++) {
+		struct comparison *member[32];
+		double p[32], q[32];
+		int n = 0, first = same_bits_family(st, e, e);
+
+		for (int f = 0; f < e && first; f++)
+			first = !same_bits_family(st, f, e);
+		if (!first)
+			continue;
+		for (int f = e; f < st->neffects && n < 32; f++)
+			if (same_bits_family(st, f, e)) {
+				member[n] = &st->effects[f].c;
+				p[n] = member[n]->p;
+				n++;
+			}
+		holm_adjust(p, q, n);
+		for (int i = 0; i < n; i++)
+			member[i]->q = isnan(member[i]->p) ? NAN : q[i];
+	}
 }
 
 static void adjust_family(struct analysis *a)
@@ -1190,6 +1227,7 @@ static void adjust_family(struct analysis *a)
 				mark_marginal(&st->decl[d][m]);
 		for (int e = 0; e < st->neffects; e++)
 			mark_marginal(&st->effects[e].c);
+		adjust_main_effects(st);
 	}
 }
 

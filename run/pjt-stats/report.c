@@ -652,7 +652,7 @@ static void how_to_read(struct doc *d, const struct analysis *a)
 	heading(d, 3, "How to read the numbers");
 	para(d, "Every interval in this report carries its own level, the exact coverage of a distribution-free interval for continuous data. The interval of a median of n runs is the pair of order statistics (k, n+1-k) with the largest k whose coverage 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), is at least 95%; with 5 runs or fewer no such pair exists and the interval is (min, max) at its real level: 93.75% for 5 runs, 87.5% for 4, 75% for 3, 50% for 2. Medians and quartiles are Hyndman-Fan type 7 (R's default).");
 	para(d, "Ratios are paired: the runner puts every cell once in each block (boot, rep), so a ratio is computed per block, log(x_combination / x_reference). When the pairs come from two or more boots, each boot's median log ratio is one unit (a count's unit: the ratio of the boot's summed counts), so the interval includes boot-to-boot variance; with one boot the blocks are the units. A declared comparison's estimate is the Hodges-Lehmann estimate of its units (exp of the median of the Walsh averages, the pairwise means of the units' log ratios) with the distribution-free interval of the same averages; every other ratio is exp of the median unit with the order-statistic interval. The interval of one combination's median treats its runs as the units, so with several boots it leaves boot-to-boot variance out: compare combinations by their paired ratios. Factorial effects likewise, on the log scale: every block gives the effect on its own runs as a difference of mean logs, reported as a ratio (a main effect: the geometric mean with the bit over the one without it; an interaction A:B: the ratio of ratios, A's ratio with B over A's ratio without B, 1 = none). A count is never shifted to log(x+1): a unit 0 on one side is a ratio of 0 or unbounded, counted by its sign; a side 0 in every unit has no ratio and reads \"0 against 46\" (each side's median per run) with the sign test of the counts, or \"both 0\". A 0 in another metric drops that block; the note says which. Factorial effects drop a block with a 0.");
-	para(d, "Tests: a declared comparison, the exact Wilcoxon signed-rank test of its units (midranks for ties, Pratt's rule for zeros), the test its Walsh-average interval inverts; chosen over the sign test and the paired t by measurement on real boots (run/stats --procedures: the sign test held 0.8% at a nominal 5% and lost power; the t test exceeded its size on resampled boots). Every other comparison, and a declared one with a unit at ratio 0 or unbounded: the exact sign test, which its order-statistic interval inverts. Either way an interval at level L excludes 1 exactly when p <= 1 - L. The confirmatory family is one primary endpoint, pulls, per declared comparison (compare lines) x topology x workload, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's); the other primary metrics (migrations, records_per_s, ops_per_s, wakeup_p99_us) are that comparison's secondaries, tested at its primary's level one after the other in that order, stopping at the first unresolved, which keeps the familywise error. Everything else (ratios to the reference points, factorial effects, secondary metrics) is marginal, not adjusted: its own p, never a star. With n units the smallest p either exact test gives is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints the design's power for a 30% change.");
+	para(d, "Tests: a declared comparison, the exact Wilcoxon signed-rank test of its units (midranks for ties, Pratt's rule for zeros), the test its Walsh-average interval inverts; chosen over the sign test and the paired t by measurement on real boots (run/stats --procedures: the sign test held 0.8% at a nominal 5% and lost power; the t test exceeded its size on resampled boots). Every other comparison, and a declared one with a unit at ratio 0 or unbounded: the exact sign test, which its order-statistic interval inverts. Either way an interval at level L excludes 1 exactly when p <= 1 - L. The confirmatory family is one primary endpoint, pulls, per declared comparison (compare lines) x topology x workload, adjusted together by Holm at 5% (a familywise error rate, for the summary's pass/fail verdict; an untestable member counts with p = 1, so the family's size is the design's); the other primary metrics (migrations, records_per_s, ops_per_s, wakeup_p99_us) are that comparison's secondaries, tested at its primary's level one after the other in that order, stopping at the first unresolved, which keeps the familywise error. Everything else (ratios to the reference points, factorial effects, secondary metrics) is marginal: its own p, never a star; a design's main effects of one metric also carry q, Holm over that design's bits (\"what does each bit do\" asks once per bit), which is not part of the verdict. With n units the smallest p either exact test gives is 2/2^n (4: 0.125; 6: 1/32; 10: 1/512), so a family of F needs 2/2^n <= 0.05/F before anything can be resolved; run/matrix --dry-run prints the design's power for a 30% change.");
 	para(d, legend);
 	para(d, "lb_pulls_total is lb_pulls_idle + lb_pulls_busy + lb_pulls_newidle of the same run: the load-balance pulls (lb_gained in /proc/schedstat) the RFC counted as \"migrations\". migrations is the perf cpu-migrations count of the workload's own threads.");
 	reference_points_table(d);
@@ -1337,6 +1337,12 @@ static void exploratory_study(struct doc *d, const struct analysis *a, const str
 				    !names_change(&x->c))
 					continue;
 				cell = compact_cell(&x->c, 0, &eu);
+				if (!isnan(x->c.q)) { /* a main effect: Holm over its design's bits */
+					char *with_q = xasprintf("%s, q=%.3g", cell, x->c.q);
+
+					free(cell);
+					cell = with_q;
+				}
 				next = xasprintf("%s%s%s %s (%s)", changes, *changes ? ", " : "",
 						 metric_noun(a->metric_names[x->metric]),
 						 x->c.value > 1 ? "up" : "down", cell);
@@ -1557,7 +1563,7 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 {
 	for (int i = 0; i < st->ndesigns; i++) {
 		const struct design *ds = &st->designs[i];
-		char *eh[] = { "term", "metric", "effect [interval], p", "exercised" };
+		char *eh[] = { "term", "metric", "effect [interval], p, q", "exercised" };
 		char *design = design_name(a, st, i), *base = base_name(a, ds->base), *units, *title;
 		struct units u = { 0, "unit", NAN };
 		struct notes nl = { 0, { NULL } };
@@ -1567,12 +1573,12 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 				note_units(&u, &st->effects[e].c);
 		units = units_text(&u);
 		if (ds->nwords)
-			title = xasprintf("Fractional factorial design %d over %s (2^(%d-%d), resolution %d: %d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; each names what it is aliased with (up to two-bit interactions): an aliased pair is one contrast, the sum of both; A:B is the two-way interaction, one per alias chain (all metrics in effects.csv):",
+			title = xasprintf("Fractional factorial design %d over %s (2^(%d-%d), resolution %d: %d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; q: Holm over the design's %d main effects of that metric, the bits' own family (never starred, not in the verdict); each names what it is aliased with (up to two-bit interactions): an aliased pair is one contrast, the sum of both; A:B is the two-way interaction, one per alias chain (all metrics in effects.csv):",
 					  i + 1, design, ds->k, ds->k - __builtin_ctz((unsigned)ds->ncells), ds->resolution,
-					  ds->ncells, base, units);
+					  ds->ncells, base, units, ds->k);
 		else
-			title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; A:B is the two-way interaction (all metrics in effects.csv):",
-					  i + 1, design, ds->ncells, base, units);
+			title = xasprintf("Factorial design %d over %s (%d cells, the other bits fixed at %s). Effects are ratios (exp of the per-block difference of mean logs, on the block's own runs; 1 = no effect) %s, marginal p; q: Holm over the design's %d main effects of that metric, the bits' own family (never starred, not in the verdict); A:B is the two-way interaction (all metrics in effects.csv):",
+					  i + 1, design, ds->ncells, base, units, ds->k);
 		para(d, title);
 		free(title);
 		free(units);
@@ -1598,6 +1604,12 @@ static void effects_tables(struct doc *d, const struct analysis *a, const struct
 			}
 			row[1] = (char *)metric;
 			row[2] = comparison_cell(&ef->c, 0, &u, &nl);
+			if (!isnan(ef->c.q)) {
+				char *with_q = xasprintf("%s, q=%.3g", row[2], ef->c.q);
+
+				free(row[2]);
+				row[2] = with_q;
+			}
 			if (__builtin_popcount(ef->term) == 1) {
 				char *bit = term_name(a, st, i, ef->term);
 

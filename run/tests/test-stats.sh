@@ -666,6 +666,48 @@ check "2^(8-4) IV: a two-bit interaction is reported with its alias chain (PJT_S
 check "the report names the fraction and each effect's aliases" \
 	sh -c "grep -q 'Fractional factorial design 1 over .*(2^(8-4), resolution 4: 16 cells' '$tmp/frac/report.md' &&
 	       grep -q '| PJT_SHORT_TASKS (aliased: none up to two bits) | lb_pulls_total |' '$tmp/frac/report.md'"
+# The bits' own family: a design's main effects of one metric carry
+# Holm's q over the design's 8 bits, recomputed here from their p; an
+# interaction has none, and nothing is starred.  9 boots of one block (the
+# fewest whose smallest p, 2/2^9, passes Holm's first threshold 0.05/8).
+holm_of_bits() { # FILE: every main effect's q is Holm over its metric's 8 p
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["order"] == 1 && $c["p"] != "" { k = $c["metric"]; n[k]++; p[k, n[k]] = $c["p"]; q[k, n[k]] = $c["q"] }
+		$c["order"] == 2 && $c["q"] != "" { print "interaction with a q:", $c["term"]; bad++ }
+		$c["sig"] != "" { print "starred:", $c["term"]; bad++ }
+		END {
+			for (k in n) {
+				if (n[k] != 8) { print k ": " n[k] " main effects"; bad++ }
+				for (i = 1; i <= n[k]; i++) { s[i] = p[k, i]; o[i] = i }
+				for (i = 2; i <= n[k]; i++) # indices by ascending p
+					for (j = i; j > 1 && s[o[j - 1]] > s[o[j]]; j--) { t = o[j]; o[j] = o[j - 1]; o[j - 1] = t }
+				run = 0
+				for (j = 1; j <= n[k]; j++) {
+					v = (n[k] - j + 1) * s[o[j]]; if (v > 1) v = 1; if (v > run) run = v
+					d = q[k, o[j]] - run
+					if (q[k, o[j]] == "" || d > 1e-9 || d < -1e-9) { print k, "effect", o[j], "q", q[k, o[j]], "want", run; bad++ }
+				}
+				m++
+			}
+			if (m < 3) { print m " metrics"; bad++ }
+			exit bad + 0
+		}' "$1"
+}
+mkdir -p "$tmp/frac9"
+gen "$tmp/frac9/runs.csv" seed=13 reps=1 boots=9 extra=1 workloads=1 "combos=$(awk -f "$fixtures/gen-fraction.awk")" \
+	'bit_effects=PJT_SHORT_TASKS:0.5;PJT_IDLEST:1.5'
+"$top/run/stats" -q --report "$tmp/frac9" >/dev/null 2>&1
+check "a fraction's main effects: q is Holm over the design's 8 bits of each metric (recomputed from their p), no q for an interaction, no star" \
+	holm_of_bits "$tmp/frac9/effects.csv"
+check "9 boots: the true 0.5 and 1.5 on pulls pass Holm over the 8 bits (q <= 0.05), a bit with no effect does not" \
+	sh -c "$(declare_fn effect_of); awk 'BEGIN { exit !(length(ARGV[1]) && length(ARGV[2]) && length(ARGV[3]) && ARGV[1] <= 0.05 && ARGV[2] <= 0.05 && ARGV[3] > 0.05) }' \
+	       \"\$(effect_of '$tmp/frac9/effects.csv' lb_pulls_total PJT_SHORT_TASKS q)\" \"\$(effect_of '$tmp/frac9/effects.csv' lb_pulls_total PJT_IDLEST q)\" \
+	       \"\$(effect_of '$tmp/frac9/effects.csv' lb_pulls_total PJT_BUSIEST q)\""
+check "6 boots: no main effect passes Holm over the 8 bits (the smallest q is 8 x 2/2^6 = 0.25)" \
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["order"] == 1 && $c["q"] != "" && $c["q"] < 0.25 { bad++ } END { exit bad + 0 }' "$tmp/frac/effects.csv"
+check "the report's fraction table gives each main effect its q over the bits" \
+	sh -c "grep -q '^| PJT_SHORT_TASKS (aliased: none up to two bits) | lb_pulls_total | .*, q=0.0312 |' '$tmp/frac9/report.md' &&
+	       grep -q 'q: Holm over the design.s 8 main effects of that metric' '$tmp/frac9/report.md'"
 # A 2^(3-1) resolution-III half (I = ABC): each main effect is aliased
 # with the other two bits' interaction, and says so.
 gen "$tmp/half.csv" seed=12 reps=4 workloads=1 'combos=n=none;ab=PJT_IDLEST+PJT_BUSIEST;ac=PJT_IDLEST+LEGACY_LOAD;bc=PJT_BUSIEST+LEGACY_LOAD' \
