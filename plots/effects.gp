@@ -3,14 +3,16 @@
 # the median over the units; 1 = no effect) with its order-statistic
 # interval, sorted, on a log axis fitted to the data with a line at 1, in
 # the colour of the combination that sets the bit; beside each, its
-# marginal p (not adjusted: effects are never starred). The units and
-# the level are in the title, once. One panel per metric.
+# marginal p and its q, Holm over the design's bits (effects are never
+# starred). The units and the level are in the title, once. One panel per
+# metric.
 load plotsdir.'/common.gp'
 load spec
 
 do for [kind in "png svg"] {
-	# the term labels sit left of each panel: room for the longest
-	eval terminal_command(kind, (330 + 7 * label_chars) * npanels + 120, 230 + 55 * nterms)
+	# the term labels sit left of each panel, the p and q right of it:
+	# room for the longest of each
+	eval terminal_command(kind, (330 + 7 * (label_chars + mark_chars)) * npanels + 120, 230 + 55 * nterms)
 	set multiplot layout 1, npanels title full_title(chart_title, chart_subtitle) font ',11'
 	set yrange [-0.6 : nterms - 0.4]
 	set border 1
@@ -19,6 +21,7 @@ do for [kind in "png svg"] {
 	set logscale x
 	set ytics scale 0
 	set xtics rotate by 30 right
+	set rmargin mark_chars + 2
 	do for [i = 1 : npanels] {
 		set title ptitle[i] font ',10'
 		set xlabel pxlabel[i]

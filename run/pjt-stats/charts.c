@@ -763,7 +763,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	char *path = xasprintf("%s/%s.gp", dir, chart);
 	FILE *f = open_output(path);
 	char *title = chart_title(st, "Main effect of each bit");
-	int n = 0, panel = 0, nterms = 1, label_chars = 10, most = 0;
+	int n = 0, panel = 0, nterms = 1, label_chars = 10, mark_chars = 8, most = 0;
 	const char *unit = "block";
 	double level = NAN;
 
@@ -828,10 +828,19 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 			}
 			if ((int)strlen(label) > label_chars)
 				label_chars = strlen(label);
-			/* its marginal p (effects are never starred); the level is in
-			 * the title, a cell of fewer units says its own */
-			mark = c->n_units < most ? xasprintf("p=%.2g (%d %s%s)", c->p, c->n_units, c->unit, c->n_units == 1 ? "" : "s")
-				: xasprintf("p=%.2g", c->p);
+			/* its marginal p and Holm's q over the design's bits (effects
+			 * are never starred); the level is in the title, a cell of
+			 * fewer units says its own */
+			{
+				char *q = isnan(c->q) ? xstrdup("") : xasprintf(" q=%.2g", c->q);
+
+				mark = c->n_units < most
+					? xasprintf("p=%.2g%s (%d %s%s)", c->p, q, c->n_units, c->unit, c->n_units == 1 ? "" : "s")
+					: xasprintf("p=%.2g%s", c->p, q);
+				free(q);
+			}
+			if ((int)strlen(mark) > mark_chars)
+				mark_chars = strlen(mark);
 			fprintf(d, "%d", e);
 			dat_number(d, c->value);
 			dat_number(d, isfinite(c->lo) ? c->lo : lo);
@@ -862,7 +871,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 	}
 	{
 		char *u = units_text(most, unit, level);
-		char *sub = xasprintf("each bit's main effect (median ratio, log axis, 1 = no effect), %s; its p marginal, not adjusted", u);
+		char *sub = xasprintf("each bit's main effect (median ratio, log axis, 1 = no effect), %s; p marginal, q Holm over the design's bits", u);
 
 		fputs("chart_subtitle = ", f);
 		gp_string(f, sub);
@@ -870,7 +879,7 @@ static void write_effects_spec(const struct analysis *a, const struct study *st,
 		free(sub);
 		free(u);
 	}
-	fprintf(f, "label_chars = %d\n", label_chars);
+	fprintf(f, "label_chars = %d\nmark_chars = %d\n", label_chars, mark_chars);
 	close_output(f, path);
 	free((char *)units[2]);
 	free(title);
