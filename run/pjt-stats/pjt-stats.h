@@ -356,8 +356,8 @@ struct design_power {
  * per-block contrast, half the cells' mean log against the other half's,
  * has 2/CELLS of a paired ratio's variance when the cells vary alike and
  * independently, so T1 and S2 are scaled by it. */
-void effect_power(struct design_power *dp, int boots, int blocks, int cells, double effect, double t1,
-		  double s2);
+void effect_power(struct design_power *dp, int boots, int blocks, int cells, int bits, double effect,
+		  double t1, double s2);
 void design_power(struct design_power *dp, int boots, int blocks, int family, double effect, double t1,
 		  double s2);
 void print_design_power(FILE *f, const char *what, const struct design_power *dp, double t1, double s2,

@@ -322,8 +322,8 @@ void design_power(struct design_power *dp, int boots, int blocks, int family, do
 				&hw);
 }
 
-void effect_power(struct design_power *dp, int boots, int blocks, int cells, double effect, double t1,
-		  double s2)
+void effect_power(struct design_power *dp, int boots, int blocks, int cells, int bits, double effect,
+		  double t1, double s2)
 {
 	struct rng r = { BASE_SEED };
 	double scale = 2.0 / cells;
@@ -334,9 +334,9 @@ void effect_power(struct design_power *dp, int boots, int blocks, int cells, dou
 
 	dp->boots = boots;
 	dp->blocks = blocks;
-	dp->family = 1;
+	dp->family = bits; /* q: Holm over the design's bits (analysis.c) */
 	dp->effect = effect;
-	dp->threshold = FAMILY_ALPHA;
+	dp->threshold = FAMILY_ALPHA / bits;
 	dp->procedure = PROC_SIGN;
 	dp->cells = cells;
 	dp->power = simulate(dp->procedure, &md, units, log(1 - effect), dp->threshold, POWER_SIMS, &r,
@@ -356,10 +356,11 @@ void print_design_power(FILE *f, const char *what, const struct design_power *dp
 	char *variance = dp->boots == 1 ? xasprintf("%.4g = S2", s2)
 		: xasprintf("%.4g = T1 %.4g + S2 %.4g / %d", t1 + s2 / dp->blocks, t1, s2, dp->blocks);
 
-	if (dp->cells) /* a main effect: marginal, no Holm */
-		fprintf(f, "%s: a %g%% change (ratio %.3g) in a main effect over %d cells with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at %g (marginal, as effects are); expected interval half-width %s; unit variance 2/%d x the pair's %s (%s)\n",
+	if (dp->cells) /* a main effect: its q, Holm over the design's bits */
+		fprintf(f, "%s: a %g%% change (ratio %.3g) in a main effect over %d cells with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold over the design's %d bits %g / %d = %.3g (its q; never starred); expected interval half-width %s; unit variance 2/%d x the pair's %s (%s)\n",
 			what, dp->effect * 100, 1 - dp->effect, dp->cells, design, dp->power, dp->power_t3,
-			procedure_names[dp->procedure], dp->threshold, h, dp->cells, variance, source);
+			procedure_names[dp->procedure], dp->family, FAMILY_ALPHA, dp->family, dp->threshold, h,
+			dp->cells, variance, source);
 	else
 		fprintf(f, "%s: a %g%% change (ratio %.3g) with %s: power %.2f (%.2f if heavy-tailed, t3), %s test at Holm's first threshold %g / %d = %.3g; expected interval half-width %s; unit variance %s (%s)\n",
 			what, dp->effect * 100, 1 - dp->effect, design, dp->power, dp->power_t3,
@@ -390,10 +391,11 @@ static void power_help(const struct opt_parser *p)
 	     "measure pulls; a crash workload measures nothing); \"no compare line: ...\" when the\n"
 	     "plan declares nothing. run/matrix --dry-run prints these lines.\n"
 	     "--cells N: instead, a main effect of a two-level design of N cells (a fraction's\n"
-	     "or a full factorial's), tested as effects are (the sign test at 0.05, marginal):\n"
-	     "its per-block contrast has 2/N of the pair's variance (cells varying alike and\n"
-	     "independently). With --plan, the plan's fraction records add one such line each\n"
-	     "(N the fraction's cells, the effect 20% unless --effect).\n"
+	     "or a full factorial's) over F bits (--family, default 1), tested as its q is (the\n"
+	     "sign test at Holm's first threshold 0.05 / F): its per-block contrast has 2/N of\n"
+	     "the pair's variance (cells varying alike and independently). With --plan, the\n"
+	     "plan's fraction records add one such line each (N the fraction's cells, F its\n"
+	     "bits, the effect 20% unless --effect).\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
@@ -496,7 +498,7 @@ int power_main(int argc, char **argv)
 			  pilot);
 	if (!plan) {
 		if (cells)
-			effect_power(&dp, boots, blocks, cells, effect, t1, s2);
+			effect_power(&dp, boots, blocks, cells, family, effect, t1, s2);
 		else
 			design_power(&dp, boots, blocks, family, effect, t1, s2);
 		print_design_power(stdout, what, &dp, t1, s2, source);
@@ -514,8 +516,8 @@ int power_main(int argc, char **argv)
 		free(pd.compares[i]);
 	}
 	free(pd.compares);
-	/* each fraction's main effects (marginal): a 20% change, the pulls
-	 * target of the per-bit question */
+	/* each fraction's main effects, at their q's threshold: a 20% change,
+	 * the pulls target of the per-bit question */
 	for (int i = 0; i < pd.nfractions; i++) {
 		int k, p, n;
 		char *line;
@@ -523,7 +525,7 @@ int power_main(int argc, char **argv)
 		if (sscanf(pd.fractions[i], "%d %d %d", &k, &p, &n) != 3 || n < 4 || n > 256)
 			die_input("%s: fraction record '%s': want K P CELLS", plan, pd.fractions[i]);
 		line = xasprintf("fraction 2^(%d-%d) main effect", k, p);
-		effect_power(&dp, pd.boots, pd.blocks, n, effect_given ? effect : 0.2, t1, s2);
+		effect_power(&dp, pd.boots, pd.blocks, n, k, effect_given ? effect : 0.2, t1, s2);
 		print_design_power(stdout, line, &dp, t1, s2, source);
 		free(line);
 		free(pd.fractions[i]);

@@ -823,10 +823,10 @@ if [ -x "$matrix" ]; then
 	check "bits.matrix: --dry-run: each main effect resolves a 20% change with power at least 0.8 (sign test, 9 boots: the fewest whose smallest p, 2/2^9, passes Holm's 0.05/8 over a workload's bits)" \
 		sh -c "grep '^fraction 2^(8-4) main effect: a 20% change (ratio 0.8) in a main effect over 16 cells with 9 boots x 1 block per boot: power ' '$tmp/o' |
 		       awk '{ sub(/.*: power /, \"\") } { exit !(\$1 + 0 >= 0.8) }'"
-	sed 's/^boots .*/boots 5/; s/^reps .*/reps 5/' "$top/feat-matrix/bits.matrix" >"$tmp/bits5.matrix"
-	"$matrix" --dry-run "$tmp/bits5.matrix" >"$tmp/o" 2>&1
-	check "a fraction's main effects with 5 boots: power 0.00 (the sign test's smallest p, 2/2^5, is above 0.05)" \
-		grep -q '^fraction 2^(8-4) main effect: .* with 5 boots x 1 block per boot: power 0.00 ' "$tmp/o"
+	sed 's/^boots .*/boots 8/; s/^reps .*/reps 8/' "$top/feat-matrix/bits.matrix" >"$tmp/bits8.matrix"
+	"$matrix" --dry-run "$tmp/bits8.matrix" >"$tmp/o" 2>&1
+	check "a fraction's main effects with 8 boots: power 0.00 at Holm's 0.05 / 8 over its bits (the sign test's smallest p, 2/2^8, is above it)" \
+		grep -q '^fraction 2^(8-4) main effect: .* with 8 boots x 1 block per boot: power 0.00 .*Holm.s first threshold over the design.s 8 bits 0.05 / 8 = 0.00625' "$tmp/o"
 	"$matrix" --dry-run "$top/feat-matrix/rfc-wide.matrix" >"$tmp/o" 2>&1
 	check "rfc-wide.matrix: --dry-run says its 6 boots of 1 block have no power at Holm's 0.05 / 12 (2/2^6 > 0.00417)" \
 		grep -q '^compare rfc-after rfc-before: a 30% change (ratio 0.7) with 6 boots x 1 block per boot: power 0.00 .*Holm.s first threshold 0.05 / 12 = 0.00417;' "$tmp/o"
