@@ -1403,7 +1403,7 @@ void plan_charts(const struct analysis *a, int s, struct chart_plan plan[CHART_K
 		"Task migrations per second: median and interval of the median of each combination's runs",
 		"Throughput per run: median and interval of the median of each combination's runs",
 		"Wake-up latency percentiles (µs of the guest's TCG-emulated clock): median and interval of the median",
-		"Main effect of each bit: the ratio with the bit over without it and its interval (marginal, not adjusted)",
+		"Main effect of each bit: the ratio with the bit over without it, its interval, its marginal p and its q (Holm over the design's bits on this metric only); never starred",
 		"Migrations per second against throughput: one point per combination, medians with both intervals",
 		"pjt_stats decision counters per run: evaluated, differed from stock's rule, applied (log scale; a missing bar is 0)",
 	};

@@ -233,12 +233,31 @@ static char *comparison_cell(const struct comparison *c, int is_ratio, const str
 	return cell;
 }
 
+/* Does a design's main effect carry q (adjust_main_effects)?  Then the
+ * words "not adjusted" must leave it out. */
+static int main_effects_adjusted(const struct analysis *a)
+{
+	for (int s = 0; s < a->nstudies; s++)
+		for (int e = 0; e < a->studies[s].neffects; e++)
+			if (!isnan(a->studies[s].effects[e].c.q))
+				return 1;
+	return 0;
+}
+
+static const char *main_effects_q(const struct analysis *a)
+{
+	return main_effects_adjusted(a) ?
+		       ", except that a design's main effects on one metric also carry q, Holm's adjustment over that design's bits only (one family per workload and metric, none between them)" :
+		       "";
+}
+
 static char *star_legend(const struct analysis *a)
 {
 	if (!a->ndeclared)
-		return xstrdup("No comparison is starred: the matrix declares none (compare lines), so every p and interval here is marginal, not adjusted.");
-	return xasprintf("* = resolved: a primary endpoint (pulls) after Holm's adjustment at 5%% over the declared family of %d test%s (the matrix's compare lines x topologies x workloads; %d resolved), or a secondary in its fixed sequence after it (%d resolved). Every other p and interval is marginal, not adjusted, and never starred.",
-			 a->family, a->family == 1 ? "" : "s", a->n_sig, a->n_sig_secondary);
+		return xasprintf("No comparison is starred: the matrix declares none (compare lines), so every p and interval here is marginal, not adjusted%s.",
+				 main_effects_q(a));
+	return xasprintf("* = resolved: a primary endpoint (pulls) after Holm's adjustment at 5%% over the declared family of %d test%s (the matrix's compare lines x topologies x workloads; %d resolved), or a secondary in its fixed sequence after it (%d resolved). Every other p and interval is marginal, not adjusted%s, and never starred.",
+			 a->family, a->family == 1 ? "" : "s", a->n_sig, a->n_sig_secondary, main_effects_q(a));
 }
 
 static void include_file(struct doc *d, const char *label, const char *name);
@@ -1193,7 +1212,11 @@ static void declared_summary(struct doc *d, const struct analysis *a, const char
 
 	heading(d, 4, "The declared questions (confirmatory)");
 	if (!a->ndeclared) {
-		para(d, "This matrix declares no comparison (a `compare COMBO REFERENCE` line): nothing here is confirmatory and nothing is starred; every interval and p below is marginal, not adjusted.");
+		char *none = xasprintf("This matrix declares no comparison (a `compare COMBO REFERENCE` line): nothing here is confirmatory and nothing is starred; every interval and p below is marginal, not adjusted%s.",
+				       main_effects_q(a));
+
+		para(d, none);
+		free(none);
 		ratio_charts(d, a, topology);
 		return;
 	}
@@ -1439,9 +1462,14 @@ static void summary_section(struct doc *d, const struct analysis *a)
 		free(text);
 		domains_line(d, topology);
 		declared_summary(d, a, topology);
-		heading(d, 4, "Exploratory: marginal, not adjusted");
-		if (!t)
-			para(d, "Every other comparison: each combination against the reference points (stock; rfc-before and rfc-pelt for the RFC's change and its decomposition) and each bit's factorial effect. A change is named when its own p is at most 0.05 (its interval then excludes 1); these are marginal, not adjusted for the many comparisons made, never starred and not part of the verdict above: read them as leads for a matrix that declares them.");
+		heading(d, 4, "Exploratory: never starred");
+		if (!t) {
+			char *text = xasprintf("Every other comparison: each combination against the reference points (stock; rfc-before and rfc-pelt for the RFC's change and its decomposition) and each bit's factorial effect. A change is named when its own p is at most 0.05 (its interval then excludes 1); these are marginal, not adjusted for the many comparisons made%s, never starred and not part of the verdict above: read them as leads for a matrix that declares them.",
+					       main_effects_q(a));
+
+			para(d, text);
+			free(text);
+		}
 		for (int s = 0; s < a->nstudies; s++)
 			if (!strcmp(a->studies[s].topology, topology)) {
 				exploratory_study(d, a, &a->studies[s]);

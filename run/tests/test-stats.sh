@@ -708,6 +708,15 @@ check "6 boots: no main effect passes Holm over the 8 bits (the smallest q is 8 
 check "the report's fraction table gives each main effect its q over the bits" \
 	sh -c "grep -q '^| PJT_SHORT_TASKS (aliased: none up to two bits) | lb_pulls_total | .*, q=0.0312 |' '$tmp/frac9/report.md' &&
 	       grep -q 'q: Holm over the design.s 8 main effects of that metric' '$tmp/frac9/report.md'"
+check "where the report calls p and intervals not adjusted, it excepts the main effects' q (legend, exploratory section)" \
+	sh -c "[ \"\$(grep -c 'not adjusted[a-z ]*, except that a design.s main effects on one metric also carry q' '$tmp/frac9/report.md')\" -ge 2 ]"
+# Two cells on two bits that are always set together: no design, no q.
+mkdir -p "$tmp/nodesign"
+gen "$tmp/nodesign/runs.csv" seed=7 reps=4 'combos=s=none;a=PJT_IDLEST+PJT_BUSIEST'
+"$top/run/report" "$tmp/nodesign" >/dev/null 2>&1
+check "a report with no design's main effects does not mention their q" \
+	sh -c "grep -q 'not adjusted' '$tmp/nodesign/report.md' && ! grep -q 'main effects on one metric also carry q' '$tmp/nodesign/report.md' &&
+	       [ \$(wc -l < '$tmp/nodesign/effects.csv') = 1 ]"
 # A 2^(3-1) resolution-III half (I = ABC): each main effect is aliased
 # with the other two bits' interaction, and says so.
 gen "$tmp/half.csv" seed=12 reps=4 workloads=1 'combos=n=none;ab=PJT_IDLEST+PJT_BUSIEST;ac=PJT_IDLEST+LEGACY_LOAD;bc=PJT_BUSIEST+LEGACY_LOAD' \
