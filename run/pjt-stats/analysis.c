@@ -942,6 +942,22 @@ char *alias_names(const struct analysis *a, const struct study *st, int design, 
  * ratios (A's ratio with B over A's ratio without B), not its square
  * root. A full design's cells or a fraction's of resolution 3 or more
  * hold every level pair of two factors equally often. */
+/* The sample standard deviation of x[0..n-1]; NaN below 2 values.  A
+ * main effect's, over its units, is what run/stats --power --unit-sd
+ * takes to size a design for it. */
+static double sample_sd(const double *x, int n)
+{
+	double mean = 0, ss = 0;
+
+	if (n < 2)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		mean += x[i] / n;
+	for (int i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return sqrt(ss / (n - 1));
+}
+
 static double contrast(const struct design *ds, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
@@ -1028,6 +1044,7 @@ static void compute_effects(const struct analysis *a, struct study *s)
 				e->metric = m;
 				e->baseline = s->groups[ds->cell_group[0]].metric[m].median;
 				comparison_of_units(&e->c, d, n, unit);
+				e->unit_sd = sample_sd(d, n);
 				e->c.primary = a->primary[m];
 				/* reported as a ratio: exp of the log-scale contrast */
 				e->c.value = exp(e->c.value);

@@ -447,7 +447,7 @@ void write_effects(const struct analysis *a, const char *path)
 	FILE *f = open_output(path);
 
 	fputs("topology,workload,metric,primary,term,order,design,base,cells,baseline,effect,ci_lo,ci_hi,"
-	      "ci_level,units,unit,p,q,sig,note,aliases,exercised\n", f);
+	      "ci_level,units,unit,p,q,sig,note,aliases,exercised,unit_sd\n", f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 
@@ -473,6 +473,7 @@ void write_effects(const struct analysis *a, const char *path)
 			/* a main effect: its point's verdict; empty for an interaction */
 			if (__builtin_popcount(ef->term) == 1)
 				csv_text(f, bit_exercised(a, st, term));
+			csv_number(f, ef->unit_sd);
 			fputc('\n', f);
 			free(aliases);
 			free(term);

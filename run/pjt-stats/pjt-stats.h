@@ -220,6 +220,7 @@ struct effect {
 	int metric;
 	double baseline;         /* median of the base cell */
 	struct comparison c;
+	double unit_sd;          /* standard deviation of the units' log contrasts (NaN below 2 units) */
 };
 
 struct study {               /* one topology x workload */

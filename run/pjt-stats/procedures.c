@@ -375,7 +375,7 @@ static void power_help(const struct opt_parser *p)
 {
 	(void)p;
 	puts("usage: run/stats --power --boots N --blocks K [--family F] [--effect PCT] [--pilot DIR]\n"
-	     "                         [--what TEXT] [--cells N]\n"
+	     "                         [--what TEXT] [--cells N] [--unit-sd SD]\n"
 	     "       run/stats --power --plan PLAN [--effect PCT] [--pilot DIR]\n"
 	     "The probability that N boots x K blocks per boot resolve a change of PCT (default\n"
 	     "30%: a ratio of 0.7) in the declared comparison's primary endpoint at Holm's first\n"
@@ -396,6 +396,9 @@ static void power_help(const struct opt_parser *p)
 	     "the pair's variance (cells varying alike and independently). With --plan, the\n"
 	     "plan's fraction records add one such line each (N the fraction's cells, F its\n"
 	     "bits, the effect 20% unless --effect).\n"
+	     "--unit-sd SD: a unit's standard deviation of the log ratio (of a main effect's log\n"
+	     "contrast with --cells: effects.csv's unit_sd of an earlier run) instead of a\n"
+	     "pilot's two levels; not with --pilot or --plan.\n"
 	     "Exit: 0 ok, 2 usage or bad input.");
 }
 
@@ -464,12 +467,13 @@ int power_main(int argc, char **argv)
 	int boots = 0, blocks = 0, family = 1, cells = 0;
 	double effect = 0.3, t1 = DEFAULT_T1, s2 = DEFAULT_S2;
 	int effect_given = 0;
+	double unit_sd = 0;
 	const char *pilot = NULL, *what = "power", *plan = NULL;
 	char *source = DEFAULT_VARIANCE_SOURCE;
 	struct design_power dp;
 	struct plan_design pd;
 
-	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= plan= cells=", power_help,
+	opt_init(&opt, "run/stats --power", "boots= blocks= family= effect= pilot= what= plan= cells= unit-sd=", power_help,
 		 argc, argv);
 	while (opt_next(&opt)) {
 		if (opt_is(&opt, "boots"))
@@ -490,12 +494,24 @@ int power_main(int argc, char **argv)
 			plan = opt.value;
 		else if (opt_is(&opt, "cells"))
 			cells = (int)number_option(&opt, 4, 256);
+		else if (opt_is(&opt, "unit-sd"))
+			unit_sd = number_option(&opt, 1e-6, 10);
 	}
 	if (opt.noperands || (plan ? boots || blocks || family != 1 : !boots || !blocks))
 		opt_error(opt.tool, "wants --boots N and --blocks K, or --plan PLAN (without them), and no operand");
+	if (unit_sd && (pilot || plan))
+		opt_error(opt.tool, "--unit-sd gives the variance itself: not with --pilot or --plan");
 	if (pilot && !pilot_variance(analyse_folder(pilot), pilot, &t1, &s2, &source))
 		die_input("run/stats --power: %s: no declared comparison with a two-level variance on its primary endpoint (a compare line, two boots)",
 			  pilot);
+	if (unit_sd) {
+		/* a unit's variance, given: as T1 alone, a main effect's scaled
+		 * back to the pair's (effect_power takes 2/N of it) */
+		t1 = unit_sd * unit_sd * (cells ? cells / 2.0 : 1);
+		s2 = 0;
+		source = xasprintf("--unit-sd %g: a unit's standard deviation of the log %s, given", unit_sd,
+				   cells ? "contrast (effects.csv's unit_sd)" : "ratio");
+	}
 	if (!plan) {
 		if (cells)
 			effect_power(&dp, boots, blocks, cells, family, effect, t1, s2);

@@ -710,6 +710,35 @@ check "the report's fraction table gives each main effect its q over the bits" \
 	       grep -q 'q: Holm over the design.s 8 main effects of that metric' '$tmp/frac9/report.md'"
 check "where the report calls p and intervals not adjusted, it excepts the main effects' q (legend, exploratory section)" \
 	sh -c "[ \"\$(grep -c 'not adjusted[a-z ]*, except that a design.s main effects on one metric also carry q' '$tmp/frac9/report.md')\" -ge 2 ]"
+# unit_sd: the standard deviation over the boots of a main effect's log
+# contrast (mean log of the cells with the bit minus those without),
+# recomputed here from runs.csv.
+unit_sd_of() { # unit_sd_of DIR METRIC BIT: recomputed, then effects.csv's, one a line
+	awk -F, -v metric="$2" -v bit="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["status"] == "ok" && $c[metric] > 0 {
+			k = $c["boot"] SUBSEP $c["features"]; s[k] += log($c[metric]); n[k]++; boots[$c["boot"]] = 1; cells[$c["features"]] = 1 }
+		END { for (b in boots) { w = wo = nw = nwo = 0
+			for (f in cells) { k = b SUBSEP f; if (!(k in n)) continue
+				if (("+" f "+") ~ ("[+]" bit "[+]")) { w += s[k] / n[k]; nw++ } else { wo += s[k] / n[k]; nwo++ } }
+			d = w / nw - wo / nwo; sum += d; sq += d * d; m++ }
+		printf "%.6f\n", sqrt((sq - sum * sum / m) / (m - 1)) }' "$1/runs.csv"
+	awk -F, -v metric="$2" -v bit="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["metric"] == metric && $c["term"] == bit { printf "%.6f\n", $c["unit_sd"] }' "$1/effects.csv"
+}
+unit_sd_matches() { # unit_sd_matches DIR METRIC BIT: both figures there, equal
+	unit_sd_of "$@" > "$tmp/usd"
+	cat "$tmp/usd"
+	[ "$(wc -l < "$tmp/usd")" = 2 ] && awk 'NR == 1 { a = $1 } NR == 2 { b = $1 } END { exit !(a > 0 && (a - b) ^ 2 < 1e-10) }' "$tmp/usd"
+}
+check "effects.csv's unit_sd of a main effect is its per-boot contrasts' standard deviation (recomputed from runs.csv)" \
+	unit_sd_matches "$tmp/frac9" migrations PJT_IDLEST
+check "... and of a bit with no effect" unit_sd_matches "$tmp/frac9" records_per_s PJT_BUSIEST
+check "run/stats --power --unit-sd: a 3% main effect at a unit spread of 0.029, Holm over 8 bits: 9 boots power below 0.4, 25 boots at least 0.75" \
+	sh -c "p9=\$('$top/run/stats' --power --cells 16 --family 8 --boots 9 --blocks 1 --effect 3 --unit-sd 0.029 | sed 's/.*: power \([0-9.]*\) .*/\1/');
+	       p25=\$('$top/run/stats' --power --cells 16 --family 8 --boots 25 --blocks 1 --effect 3 --unit-sd 0.029 | sed 's/.*: power \([0-9.]*\) .*/\1/');
+	       echo \$p9 \$p25; awk -v a=\$p9 -v b=\$p25 'BEGIN { exit !(a < 0.4 && b >= 0.75) }'"
+check "run/stats --power --unit-sd with --pilot: refused (exit 2)" \
+	sh -c "'$top/run/stats' --power --boots 9 --blocks 1 --unit-sd 0.02 --pilot '$tmp/frac9' >/dev/null 2>&1; [ \$? = 2 ]"
 # Two cells on two bits that are always set together: no design, no q.
 mkdir -p "$tmp/nodesign"
 gen "$tmp/nodesign/runs.csv" seed=7 reps=4 'combos=s=none;a=PJT_IDLEST+PJT_BUSIEST'
