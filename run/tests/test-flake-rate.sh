@@ -101,12 +101,17 @@ mkdir -p "$tmp/h"
 	for k in 1 2 3 4 5 6 7 8 9 10; do
 		echo "$k,one-core,guest wake,3,$((k % 2)),20,\"$([ $((k % 2)) = 0 ] || printf 'not ok 1 - wake ""%s""' "$k")\""
 		[ "$k" != 1 ] || echo "1,one-core,guest once,1,0,1,\"\""
+		# two sections of one name in a round (the guest boot's): one round
+		echo "$k,one-core,guest boot,1,0,1,\"\""
+		echo "$k,one-core,guest boot,20,$([ "$k" = 3 ] && echo 1 || echo 0),300,\"\""
 	done
 } >"$tmp/h/suites.csv"
 "$flake" --report "$tmp/h" >"$tmp/h.out" 2>&1
 check "--report, 5 of 10 failed: 5/10, 0.5 [0.187, 0.813]; 0 of 1: 1/1, 0 [0, 0.975]" sh -c "
 	grep -Eq '^one-core +guest wake +5/10 +0\\.5 \\[0\\.187, 0\\.813\\] +0\\.51-0\\.59\$' '$tmp/h.out' &&
 	grep -Eq '^one-core +guest once +1/1 +0 \\[0, 0\\.975\\] +0\\.51\$' '$tmp/h.out' || { cat '$tmp/h.out'; false; }"
+check "--report: a suite with two sections a round counts rounds (guest boot 9/10, one failed), not sections" \
+	grep -Eq '^one-core +guest boot +9/10 +0\.1 ' "$tmp/h.out"
 check "--report: a quoted not ok line comes back unquoted; the loaded target allows one failed round" sh -c "
 	grep -qxF '  $tmp/h round 1 (one-core): guest wake: not ok 1 - wake \"1\"' '$tmp/h.out' &&
 	grep -q '^one-core: 10 rounds, 5 failed, host busy 0.51-0.59; target loaded (at most 1 failed in at least 10): NOT met\$' '$tmp/h.out'"
