@@ -447,7 +447,7 @@ void write_effects(const struct analysis *a, const char *path)
 	FILE *f = open_output(path);
 
 	fputs("topology,workload,metric,primary,term,order,design,base,cells,baseline,effect,ci_lo,ci_hi,"
-	      "ci_level,units,unit,p,q,sig,note,aliases,exercised,unit_sd\n", f);
+	      "ci_level,units,unit,p,q,sig,note,unit_sd,aliases,exercised\n", f);
 	for (int s = 0; s < a->nstudies; s++) {
 		const struct study *st = &a->studies[s];
 
@@ -467,13 +467,13 @@ void write_effects(const struct analysis *a, const char *path)
 				ds->ncells);
 			csv_number(f, ef->baseline);
 			csv_comparison(f, &ef->c);
+			csv_number(f, ef->unit_sd);
 			fputc(',', f);
 			csv_text(f, aliases);
 			fputc(',', f);
 			/* a main effect: its point's verdict; empty for an interaction */
 			if (__builtin_popcount(ef->term) == 1)
 				csv_text(f, bit_exercised(a, st, term));
-			csv_number(f, ef->unit_sd);
 			fputc('\n', f);
 			free(aliases);
 			free(term);
