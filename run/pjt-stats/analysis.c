@@ -937,11 +937,6 @@ char *alias_names(const struct analysis *a, const struct study *st, int design, 
 	return text;
 }
 
-/* A main effect over the design's cells, half with the bit and half
- * without; an interaction A:B over quarters, so that it is the ratio of
- * ratios (A's ratio with B over A's ratio without B), not its square
- * root. A full design's cells or a fraction's of resolution 3 or more
- * hold every level pair of two factors equally often. */
 /* The sample standard deviation of x[0..n-1]; NaN below 2 values.  A
  * main effect's, over its units, is what run/stats --power --unit-sd
  * takes to size a design for it. */
@@ -958,6 +953,11 @@ static double sample_sd(const double *x, int n)
 	return sqrt(ss / (n - 1));
 }
 
+/* A main effect over the design's cells, half with the bit and half
+ * without; an interaction A:B over quarters, so that it is the ratio of
+ * ratios (A's ratio with B over A's ratio without B), not its square
+ * root. A full design's cells or a fraction's of resolution 3 or more
+ * hold every level pair of two factors equally often. */
 static double contrast(const struct design *ds, uint32_t term, const double *cell_values)
 {
 	double sum = 0;
