@@ -26,6 +26,14 @@ bare() { echo "${1#NO_}"; }
 initial=$(state "$F")
 [ -n "$initial" ] || { echo "not ok 1 - $F readable"; exit 1; }
 
+# LATENCY_WARN, set for a moment below, warns once a CPU has gone
+# latency_warn_ms (100) with need_resched set: a busy host stalls a vCPU
+# that long, and the boot would fail on a warning the series did not
+# cause.  0 turns the measurement off; the bit still sets and clears.
+LW=$D/sched/latency_warn_ms
+latency_warn_boot=$(cat "$LW")
+echo 0 > "$LW"
+
 for bit in $NEW_BITS; do
 	check "$bit exists and defaults to off" has_word "$F" "NO_$bit"
 done
@@ -121,9 +129,17 @@ while [ "$i" -lt "$ncpu" ]; do
 	loadpids="$loadpids $!"
 	i=$((i + 1))
 done
+# The writer runs at nice -10 (the load at 0), so that its pace does not
+# hang on how many load tasks share the vCPUs (hackbench alone is 80), and
+# stops at 3000 writes or after 120 s of guest time: a busy host shortens
+# the storm instead of stalling the boot past its timeout.
+renice -10 -p $$ >/dev/null
+read -r uptime _ < /proc/uptime
+storm_end=$((${uptime%.*} + 120))
 # WARN_DOUBLE_CLOCK and LATENCY_WARN exist to print warnings: not stormed.
 names=$(for w in $initial; do bare "$w"; done | grep -vx -e WARN_DOUBLE_CLOCK -e LATENCY_WARN)
 storm_ok=true
+writes=0
 # awk's rand() picks the order: 3000 writes, each a random feature on or off.
 for w in $(echo "$names" | awk -v seed="$$" 'BEGIN { srand(seed) }
 		{ name[NR] = $0 }
@@ -131,14 +147,24 @@ for w in $(echo "$names" | awk -v seed="$$" 'BEGIN { srand(seed) }
 			k = int(rand() * NR) + 1
 			print (rand() < 0.5 ? "NO_" : "") name[k] } }'); do
 	printf '%s\n' "$w" > "$F" 2>/dev/null || storm_ok=false
+	writes=$((writes + 1))
+	[ $((writes % 100)) -ne 0 ] && continue
+	read -r uptime _ < /proc/uptime
+	[ "${uptime%.*}" -lt "$storm_end" ] || break
 done
 # LEGACY_LOAD and the PJT bits all on together while loaded, then all off.
 for bit in $NEW_BITS; do accepted "$F" "$bit" || storm_ok=false; done
 sleep 2
 for bit in $NEW_BITS; do accepted "$F" "NO_$bit" || storm_ok=false; done
+# The load stops with the storm: a hackbench round left running would
+# compete with the rest of the suite.
 for p in $loadpids; do kill "$p" 2>/dev/null; done
+killall hackbench 2>/dev/null
 wait 2>/dev/null
-check "toggle storm: 3000 random writes all accepted" $storm_ok
+renice 0 -p $$ >/dev/null
+echo "# toggle storm: $writes writes"
+check "toggle storm: every random write accepted" $storm_ok
+check "toggle storm: at least 300 writes (3000, or what 120 s allowed)" [ "$writes" -ge 300 ]
 check "no WARN/BUG/Oops in dmesg after the storm" \
 	sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|lockdep' >/dev/null"
 check "kernel responsive after the storm" sh -c "sleep 1 && cat /proc/loadavg >/dev/null"
@@ -146,6 +172,7 @@ check "kernel responsive after the storm" sh -c "sleep 1 && cat /proc/loadavg >/
 # Defaults back: the boot feature state and tunables.
 for word in $initial; do accepted "$F" "$word"; done
 check "features restored to boot state" [ "$(state "$F")" = "$initial" ]
+echo "$latency_warn_boot" > "$LW"
 accepted "$S" 0
 echo "# features.sh: $n tests, $failed failed"
 [ "$failed" -eq 0 ]
