@@ -101,15 +101,18 @@ shell: kernel initramfs ## boot the patched kernel with a shell (TOPOLOGY=S,C,T)
 	run/boot --interactive --topology $(TOPOLOGY)
 
 # Each phase timed (run/phase); the summary also goes to the results folder.
+# TARGET=ssh://[USER@]HOST[:PORT]: the matrix on that machine instead of in
+# QEMU, booted by kexec into TARGET_KERNEL (default build/bzImage-target):
+# docs/target.md.
 # Then the one-line answer, only when every phase passed: after a failure
 # results/latest is an older run's folder.
 run: ## the main job: build, run MATRIX (quick.matrix), report, one-line answer
 	@export PJT_PHASE_LOG=$(BUILD)/phases.$$$$; mkdir -p $(BUILD); : > $$PJT_PHASE_LOG; \
 	run/phase deps $(MAKE) --no-print-directory deps && \
 	run/phase unpack run/kernel unpack && \
-	run/phase kernel run/kernel patched && \
+	$(if $(TARGET),,run/phase kernel run/kernel patched &&) \
 	run/phase image $(MAKE) --no-print-directory initramfs matrix-tools stats-tools pelt-check && \
-	run/phase matrix run/matrix --no-report $(MATRIX) && \
+	run/phase matrix run/matrix --no-report $(if $(TARGET),--target '$(TARGET)' $(if $(TARGET_KERNEL),--target-kernel '$(TARGET_KERNEL)')) $(MATRIX) && \
 	run/phase report run/report results/latest; \
 	status=$$?; run/phase --summary results/latest; \
 	[ $$status != 0 ] || run/phase --answer results/latest; rm -f $$PJT_PHASE_LOG; exit $$status

@@ -170,6 +170,15 @@ check "run/boot --trace --print-cmdline: the kernel command line enables run/con
 	sh -c "'$boot' --kernel '$tmp/bzImage' --initrd '$tmp/image' --print-cmdline --trace |
 	       grep -q -- ' trace_event=$("$top/run/contract/entries" -j , trace-events) -nographic '"
 
+echo "# ---- run/target"
+target=$top/run/target
+conventions run/target 'usage: run/target --target ssh://' "$target"
+check "run/target --target=ssh://u@h:2200 --kernel K --print-cmdline --trace: the kexec it would do, on the URL's user, host and port" \
+	sh -c "printf 'HdrS' | dd of='$tmp/target-bzImage' bs=1 seek=514 conv=notrunc 2>/dev/null &&
+	       '$target' --target=ssh://u@h:2200 --kernel '$tmp/target-bzImage' --initrd '$tmp/image' --print-cmdline --trace |
+	       grep -q '^ssh u@h -p 2200: kexec $tmp/target-bzImage .*pjt.target=1 schedstats=enable trace_event='"
+check "run/target with an operand: refused" refused run/target "unexpected argument 'extra': run/target takes options only" "$target" --target ssh://h extra
+
 echo "# ---- run/trace-boots"
 conventions run/trace-boots 'usage: run/trace-boots \[options\] N' "$top/run/trace-boots"
 check "run/trace-boots --kernel=K x: N not a number, refused before anything boots" \
