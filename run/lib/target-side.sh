@@ -133,9 +133,9 @@ run() {
 	[ -r "$root/plan" ] || die "$root/plan not found"
 	stop_plan "$root"
 	mount_debugfs
-	mount --bind "$proc" "$root/proc" &&
-	mount --rbind "$sys" "$root/sys" &&
-	mount --rbind /dev "$root/dev" &&
+	mount -o bind "$proc" "$root/proc" &&
+	mount -o rbind "$sys" "$root/sys" &&
+	mount -o rbind /dev "$root/dev" &&
 	mount -t tmpfs tmpfs "$root/tmp" || { stop_plan "$root"; die "mounting /proc, /sys, /dev and /tmp in $root failed"; }
 	# A session of its own: "stop" kills the plan and all it started.
 	setsid chroot "$root" /bin/sh -c 'cd /tmp && exec sh /plan' &
