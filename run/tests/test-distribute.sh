@@ -250,8 +250,10 @@ rc=$?
 check "run/distribute --resume: exit 0, shard 1 resumed (run/matrix --resume), shard 2 run, merged" \
 	sh -c "[ $rc = 0 ] && grep -q '^shard 1/2	run/matrix: resuming $tmp/i.distribute/shard-1' '$tmp/i2.err' &&
 	       grep -q '^shard 2/2	run/matrix: results in $tmp/i.distribute/shard-2' '$tmp/i2.err' && [ ! -e '$tmp/i/report.html' ]"
-check "... the shard resumed only its $((4 - before)) missing runs: every seq of the plan once" \
-	sh -c "[ \$(grep -c 'run/matrix: run [0-9]*/4 ' '$tmp/i.distribute/shard-1.log') = 4 ]"
+# Counted after "resuming": a stopped run/matrix can append a row and
+# be stopped before it prints that row's progress line.
+check "... the shard resumed only its $((4 - before)) missing runs" \
+	sh -c "[ \$(sed -n '/run\/matrix: resuming /,\$p' '$tmp/i.distribute/shard-1.log' | grep -c 'run/matrix: run [0-9]*/4 ') = $((4 - before)) ]"
 check "... the merged folder has every seq of the plan once" test "$(seqs "$tmp/i/runs.csv")" = "1 2 3 4 5 6 7 8 "
 
 tap_end
