@@ -10,7 +10,8 @@
 #   - --load one-core: stress-ng runs during a round and is gone after it,
 #     and after the tool is killed (SIGKILL or SIGTERM)
 #   - the report: counts, exact 95% intervals against hand-computed values,
-#     failed rounds named with their first "not ok" line, the target
+#     failed rounds named with their first "not ok" line, the target; the
+#     TCG mode and commit recorded, two modes of one load not pooled
 #   - bad input refused with a clear message, exit 2
 # TAP-ish output.
 set -u
@@ -119,6 +120,17 @@ check "--report: a quoted not ok line comes back unquoted; the loaded target all
 check "--report of two folders: each load its own rows and target line" sh -c "
 	grep -Eq '^none +guest lb +9/10 ' '$tmp/ah.out' && grep -Eq '^one-core +guest wake +5/10 ' '$tmp/ah.out' &&
 	[ \$(grep -c ': 10 rounds, ' '$tmp/ah.out') = 2 ]"
+check "settings.txt records the guests' TCG mode (PJT_BOOT_ACCEL, by default run/check's tcg,thread=single) and the commit" \
+	sh -c "grep -qx 'accel: ${PJT_BOOT_ACCEL:-tcg,thread=single}' '$tmp/a/settings.txt' &&
+	       grep -qx \"commit: \$(git -C '$top' describe --always --dirty)\" '$tmp/a/settings.txt'"
+mkdir -p "$tmp/m1" "$tmp/m2"
+cp "$tmp/h/rounds.csv" "$tmp/h/suites.csv" "$tmp/m1/" && cp "$tmp/h/rounds.csv" "$tmp/h/suites.csv" "$tmp/m2/"
+printf 'rounds: 10\nload: one-core\nonly: guest host-qemu\naccel: tcg,thread=single\ncommit: abc\n' > "$tmp/m1/settings.txt"
+printf 'rounds: 10\nload: one-core\nonly: guest host-qemu\n' > "$tmp/m2/settings.txt"
+"$flake" --report "$tmp/m1" "$tmp/m2" >"$tmp/m.out" 2>"$tmp/m.err"
+check "--report of one load in two TCG modes (a folder without accel: ran tcg,thread=multi): refused, exit 2, both named" \
+	sh -c "[ $? = 2 ] && grep -qx 'run/flake-rate: cannot pool one-core rounds of tcg,thread=single and tcg,thread=multi' '$tmp/m.err' &&
+	       grep -qx '$tmp/m2: load one-core, accel tcg,thread=multi, commit not recorded' '$tmp/m.out'"
 
 echo "# ---- killed mid-round, then --resume"
 fresh b
