@@ -20,7 +20,7 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: help all deps check-deps kernel kernel-stock kernel-variants initramfs initramfs-perf shell run check flake-rate \
+.PHONY: help all deps check-deps kernel kernel-stock kernel-variants kernel-target initramfs initramfs-perf shell run check flake-rate \
 	check-series bench-overhead bench-icount clean
 
 # make help: a line per target, the "## " text of its rule line (here and
@@ -72,6 +72,12 @@ kernel-stock: ## build/bzImage-stock: Linux 6.1 without the series
 
 kernel-variants: ## build/bzImage-V for each patches/qemu-V.config
 	@for v in $(VARIANTS); do run/kernel variant $$v || exit 1; done
+
+# A real machine's kernel (docs/target.md): its configuration (CONFIG=FILE,
+# e.g. its /boot/config-*) with patches/target.config merged over it;
+# LSMOD=FILE (its lsmod) builds its loaded modules in.
+kernel-target: ## build/bzImage-target: the series on CONFIG=FILE (a target's configuration)
+	@run/kernel-target --config '$(CONFIG)' $(if $(LSMOD),--lsmod '$(LSMOD)')
 
 $(BUILD)/bzImage:
 	@run/kernel patched

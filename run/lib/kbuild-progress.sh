@@ -61,6 +61,6 @@ kbuild_progress_watch() {
 		ticks=0
 		line=$(kbuild_progress_line "$(kbuild_count "$obj" "$marker")" "$(kbuild_count "$obj")" \
 			"$total" $(($(date +%s) - start)))
-		printf "${ending}run/kernel: %s${end_line}" "$line" >&2
+		printf "${ending}${TOOL:-run/kernel}: %s${end_line}" "$line" >&2
 	done
 }

@@ -204,6 +204,13 @@ check "run/kernel variant nosuch: a usage error (exit 2) listing the variants, n
 	refused run/kernel "no variant 'nosuch' (patches/qemu-nosuch.config); variants: $variants" "$kernel" variant nosuch
 check "run/kernel --help lists its exit codes" help_ok '^Exit: 0 built.*1 a step failed' "$kernel" --help
 
+echo "# ---- run/kernel-target"
+ktarget=$top/run/kernel-target
+conventions run/kernel-target 'usage: run/kernel-target --config FILE' "$ktarget"
+check "run/kernel-target without --config: refused, nothing built" refused run/kernel-target "no --config FILE (the target's configuration, e.g. its /boot/config-\$(uname -r))" "$ktarget"
+check "run/kernel-target --config of a missing file: refused" refused run/kernel-target "--config $tmp/none.config: no such readable file" "$ktarget" --config "$tmp/none.config"
+check "run/kernel-target with an operand: refused" refused run/kernel-target "unexpected argument 'x': run/kernel-target takes options only" "$ktarget" x
+
 echo "# ---- run/check"
 runcheck=$top/run/check
 conventions run/check 'usage: run/check' "$runcheck"
