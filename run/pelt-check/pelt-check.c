@@ -55,7 +55,14 @@ static const char usage_text[] =
 "    to the wake-up, hi only to the old CPU's last traced update;\n"
 "  - a task already alive when the trace began: lo starts at 0, hi at its\n"
 "    full weight; a task whose nice changed between two of its records\n"
-"    (an untraced reweight): lo restarts at 0.\n"
+"    (an untraced reweight): lo restarts at 0;\n"
+"  - a record's stamp is taken after the clock its values were computed\n"
+"    at, and an emulated CPU can be stopped in between (single-threaded\n"
+"    TCG runs one vCPU at a time, for up to 100 ms): a tick's values are\n"
+"    as of some time in [the CPU's previous record, the tick], so the\n"
+"    simulation at both ends is joined; a dequeue at a switch-out ends\n"
+"    the runnable time at the CPU's previous record for lo, at the\n"
+"    switch for hi.\n"
 "Ticks in the first 353 ms of the trace (LOAD_AVG_MAX_N = 345 periods) are\n"
 "not compared: any load from before the trace has decayed to < 0.06%.\n"
 "\n"
@@ -456,6 +463,7 @@ static int ev_cmp(const void *x, const void *y)
 struct cpu {
 	long curr;		/* pid of the running CFS task, -1 none */
 	int64_t t_known;	/* the last traced update of its cfs_rq */
+	int64_t t_prev;		/* the stamp of its last record (any kind) */
 	double snap_hi;		/* hi cpu_load() at t_known */
 	int seen;
 };
@@ -611,10 +619,18 @@ static void enqueue(struct task *p, int c, int64_t t)
 	p->last_runnable = t;
 }
 
-static void dequeue(struct task *p, int64_t t)
+/*
+ * A dequeue at a switch-out stamped t read its CPU's clock at some t_clock
+ * in [t_prev, t], t_prev being the CPU's previous record: lo stops the
+ * runnable time at t_prev, hi at t.
+ */
+static void dequeue(struct task *p, int64_t t_prev, int64_t t)
 {
-	update_task(p, t);	/* accumulates the runnable time */
+	if ((uint64_t)t_prev > p->lo.last)
+		update_se(&p->lo, (uint64_t)t_prev, 1, p->w);
+	update_se(&p->hi, (uint64_t)t, 1, p->w);
 	p->queued = 0;
+	update_se(&p->lo, (uint64_t)t, 0, p->w);
 	p->last_runnable = t;
 }
 
@@ -699,7 +715,7 @@ static void task_event(struct ev *e)
 				if (e->state[0] == 'R') {
 					update_task(p, t);	/* put_prev_entity() */
 				} else {
-					dequeue(p, t);
+					dequeue(p, cpus[c].t_prev, t);
 					if (e->state[0] == 'X' || e->state[0] == 'Z')
 						p->cpu = -1;	/* exited: removed */
 				}
@@ -878,11 +894,15 @@ int main(int argc, char **argv)
 
 	for (size_t k = 0; k < nev; k++) {
 		struct ev *e = &evs[k];
-		struct sim s;
+		struct sim s, s_prev;
+		struct task *curr;
+		int64_t t_prev;
+		int early;
 		double kv[NSIG];
 
 		if (e->kind != EV_LOAD) {
 			task_event(e);
+			cpus[e->cpu].t_prev = e->t;
 			if (af && e->kind == EV_SWITCH && e->cpu == want_cpu) {
 				if (act_pid >= 0)
 					fprintf(af, "%ld %ld %.6f %.6f\n", act_pid, act_prio,
@@ -896,18 +916,44 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		/* the tick: the running CFS task's entity_tick() update */
-		if (cpus[e->cpu].curr >= 0) {
-			struct task *p = find_task(cpus[e->cpu].curr);
+		/*
+		 * The tick: the running CFS task's entity_tick() update, at the
+		 * clock the tick read, some time in [t_prev, t] (the CPU's
+		 * previous record and the tick's own stamp).  The two ends
+		 * bound it: the simulation at t_prev (a copy of the running
+		 * task advanced only that far) joins the one at t.
+		 */
+		t_prev = cpus[e->cpu].t_prev;
+		cpus[e->cpu].t_prev = e->t;
+		curr = cpus[e->cpu].curr >= 0 ? find_task(cpus[e->cpu].curr) : NULL;
+		if (curr && !curr->cfs)
+			curr = NULL;
+		early = e->t - t0 >= WARMUP_NS && t_prev > 0 && t_prev < e->t;
+		if (early) {
+			struct task saved;
+			struct cpu saved_cpu = cpus[e->cpu];
 
-			if (p && p->cfs) {
-				update_task(p, e->t);
-				touch_cpu(e->cpu, e->t);
+			if (curr) {
+				saved = *curr;
+				update_task(curr, t_prev);
 			}
+			simulate_tick(e->cpu, t_prev, &s_prev);
+			if (curr)
+				*curr = saved;
+			cpus[e->cpu] = saved_cpu;
+		}
+		if (curr) {
+			update_task(curr, e->t);
+			touch_cpu(e->cpu, e->t);
 		}
 		if (e->t - t0 < WARMUP_NS)
 			continue;
 		simulate_tick(e->cpu, e->t, &s);
+		for (int j = 0; early && j < NSIG; j++) {
+			s.lo[j] = fmin(s.lo[j], s_prev.lo[j]);
+			s.hi[j] = fmax(s.hi[j], s_prev.hi[j]);
+			s.tol[j] = fmax(s.tol[j], s_prev.tol[j]);
+		}
 		for (int j = 0; j < NSIG; j++) {
 			struct stat *st = &stats[j];
 			double err;
