@@ -56,6 +56,9 @@ static const char usage_text[] =
 "  - a task already alive when the trace began: lo starts at 0, hi at its\n"
 "    full weight; a task whose nice changed between two of its records\n"
 "    (an untraced reweight): lo restarts at 0;\n"
+"  - an exited task's load leaves its CPU's cpu_load() at the CPU's next\n"
+"    update (6.1's task_dead_fair() queues the removal): lo drops it at\n"
+"    the exit, hi at the CPU's next traced update;\n"
 "  - a record's stamp is taken after the clock its values were computed\n"
 "    at, and an emulated CPU can be stopped in between (single-threaded\n"
 "    TCG runs one vCPU at a time, for up to 100 ms): a tick's values are\n"
@@ -478,6 +481,7 @@ struct task {
 	int queued;
 	int cpu;		/* the CPU whose cfs_rq holds its load, -1 none */
 	int in_flight;		/* migrated asleep, not yet enqueued: no cfs_rq */
+	int64_t exited_at;	/* ns of its exit; 0 alive */
 	int64_t last_runnable;	/* ns: now while queued */
 	struct avg lo, hi;
 };
@@ -558,11 +562,17 @@ static struct task *get_task(long pid, long prio, int64_t t, int is_new)
 {
 	struct task *p = find_task(pid);
 
-	if (p) {
+	if (p && !p->exited_at) {
 		set_prio(p, prio);
 		return p;
 	}
-	p = add_task(pid);
+	if (p) {	/* a pid used again after an exit: a new task */
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+		p->cpu = -1;
+	} else {
+		p = add_task(pid);
+	}
 	set_prio(p, prio);
 	if (!p->cfs)
 		return p;
@@ -587,7 +597,11 @@ static void update_task(struct task *p, int64_t t)
 		p->last_runnable = t;
 }
 
-/* A traced update of the CPU's cfs_rq (its load as of now). */
+/*
+ * A traced update of the CPU's cfs_rq (its load as of now).  It applies
+ * the removal of a task that exited before it (6.1's task_dead_fair()
+ * only queues the removal, for the cfs_rq's next update).
+ */
 static void touch_cpu(int c, int64_t t)
 {
 	double hi = 0;
@@ -595,8 +609,13 @@ static void touch_cpu(int c, int64_t t)
 	for (size_t i = 0; i < ntasks; i++) {
 		struct task *p = &tasks[i];
 
-		if (p->cfs && p->cpu == c)
-			hi += (double)load_at(&p->hi, (uint64_t)t, p->queued, p->w);
+		if (!p->cfs || p->cpu != c)
+			continue;
+		if (p->exited_at && p->exited_at < t) {
+			p->cpu = -1;
+			continue;
+		}
+		hi += (double)load_at(&p->hi, (uint64_t)t, p->queued, p->w);
 	}
 	cpus[c].t_known = t;
 	cpus[c].snap_hi = hi;
@@ -717,7 +736,7 @@ static void task_event(struct ev *e)
 				} else {
 					dequeue(p, cpus[c].t_prev, t);
 					if (e->state[0] == 'X' || e->state[0] == 'Z')
-						p->cpu = -1;	/* exited: removed */
+						p->exited_at = t;
 				}
 				touched = 1;
 			}
@@ -778,9 +797,11 @@ static void simulate_tick(int c, int64_t t, struct sim *s)
 		unsigned long b = load_at(&p->hi, (uint64_t)t, p->queued, p->w);
 
 		/* lo and hi as the smaller and larger: the attach's rebuilt
-		 * load_sum can put them out of order by a unit or two */
+		 * load_sum can put them out of order by a unit or two; an
+		 * exited task's load is gone for lo, not yet for hi */
 		nl++;
-		lo_l += (double)(a < b ? a : b);
+		if (!p->exited_at)
+			lo_l += (double)(a < b ? a : b);
 		if (fresh)
 			hi_l += (double)(a < b ? b : a);
 		if (p->queued) {
