@@ -77,6 +77,11 @@ for i in 1 2 3 4 5 6 7 8; do
 	moved=$((moved + $(on_first_die)))
 done
 echo "# rfc-before: $moved of 16 samples (2 hogs, every 0.5 s) on CPUs 0-1"
+# How a hog that left got there: forced (active balance) or a regular pull.
+[ "$moved" = 0 ] || for p in $hogs; do
+	echo "# hog $p on CPU $(cpu_of "$p"): $(grep -E '^(se\.nr_migrations|nr_forced_migrations|nr_failed_migrations_(affine|running|hot)) ' "/proc/$p/sched" |
+		awk '{ printf "%s%s %s", (n++ ? ", " : ""), $1, $3 }')"
+done
 check "rfc-before: two tasks on the remote die's two CPUs stay (within 3.7's capacity)" [ "$moved" = 0 ]
 stop_hogs
 
