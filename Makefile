@@ -20,7 +20,7 @@ PACKAGES := linux-source-6.1 gcc make libelf-dev flex bison bc libssl-dev \
 # The other configurations users run (patches/qemu-VARIANT.config).
 VARIANTS := $(patsubst patches/qemu-%.config,%,$(wildcard patches/qemu-*.config))
 
-.PHONY: help all deps check-deps kernel kernel-stock kernel-variants kernel-target initramfs initramfs-perf shell run check flake-rate \
+.PHONY: help all deps check-deps kernel kernel-stock kernel-variants kernel-target initramfs initramfs-perf initramfs-box shell run check flake-rate \
 	check-series bench-overhead bench-icount clean
 
 # make help: a line per target, the "## " text of its rule line (here and
@@ -48,11 +48,12 @@ deps: ## install the Debian packages the project needs (PACKAGES; as root)
 	echo "deps: installing $$missing"; \
 	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 
-# Debian's sshd for run/tests/test-distribute-ssh.sh, unpacked into
-# build/sshd-root, not installed (its package enables and starts ssh.service);
+# Debian's sshd and kexec for run/tests/test-distribute-ssh.sh and the QEMU
+# box of run/tests/test-target.sh, unpacked into build/sshd-root, not
+# installed (the packages enable and start ssh.service and kexec's units);
 # Debian's chromium for run/tests/test-report-browser.sh, installed when no
 # package it brings ships a service (run/check-deps --help).
-check-deps: ## unpack Debian's sshd, install chromium for the tests (run/check-deps)
+check-deps: ## unpack Debian's sshd and kexec, install chromium for the tests (run/check-deps)
 	@run/check-deps
 
 include $(wildcard initramfs/*.mk run/*.mk)
@@ -99,6 +100,13 @@ $(BUILD)/initramfs-perf.cpio.gz: $(INITRAMFS_INPUTS) $(BUILD)/pjtload
 	@PERF=1 initramfs/build-image $@
 
 initramfs-perf: $(BUILD)/initramfs-perf.cpio.gz ## the guest image with perf (perf bench workloads)
+
+# The QEMU box's image (run/tests/test-target.sh): the guest image plus
+# Debian's sshd and kexec, unpacked by check-deps.
+$(BUILD)/initramfs-box.cpio.gz: $(BUILD)/initramfs.cpio.gz initramfs/build-box-image $(BUILD)/sshd-root/usr/sbin/sshd
+	@initramfs/build-box-image $@
+
+initramfs-box: $(BUILD)/initramfs-box.cpio.gz ## the QEMU box's image (run/tests/test-target.sh)
 
 # The kernel as the tree now describes it (run/kernel rebuilds an edited
 # patch), on the RFC box's shape unless TOPOLOGY=S,C,T says otherwise.

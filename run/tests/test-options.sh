@@ -165,6 +165,10 @@ conventions run/boot 'usage: run/boot \[options\]' "$boot"
 check "run/boot --kernel=K --initrd I --smp=3 --mem=256 --print-cmdline: QEMU gets -smp 3 and -m 256" \
 	sh -c "'$boot' --kernel='$tmp/bzImage' --initrd '$tmp/image' --smp=3 --mem=256 --print-cmdline >'$tmp/qemu' &&
 	       grep -q -- '-smp 3,' '$tmp/qemu' && grep -q -- ' -m 256 ' '$tmp/qemu' && grep -q -- '-kernel $tmp/bzImage ' '$tmp/qemu'"
+check "run/boot --net-forward=2222 --print-cmdline: an e1000 on QEMU's user network, the guest's port 22 on 127.0.0.1:2222 alone" \
+	sh -c "'$boot' --kernel '$tmp/bzImage' --initrd '$tmp/image' --net-forward=2222 --print-cmdline |
+	       grep -q -- '-netdev user,id=net0,hostfwd=tcp:127.0.0.1:2222-:22 -device e1000,netdev=net0'"
+check "run/boot --net-forward 22: refused (a port 1024..65535)" refused run/boot "--net-forward wants a port 1024..65535, not '22'" "$boot" --kernel "$tmp/bzImage" --initrd "$tmp/image" --net-forward 22 --print-cmdline
 check "run/boot with an operand: refused" refused run/boot "unexpected argument 'extra': run/boot takes options only" "$boot" --print-cmdline extra
 check "run/boot --trace --print-cmdline: the kernel command line enables run/contract/trace-events (trace_event=)" \
 	sh -c "'$boot' --kernel '$tmp/bzImage' --initrd '$tmp/image' --print-cmdline --trace |
