@@ -7,10 +7,10 @@
 # The runner kexecs it at each boot into the same kernel on its own command
 # line (pjt.target=1), so a new boot id and that command line prove the
 # kexec:
-#   - a small matrix: every row, run/stats accepts the folder, the box's
-#     identity and sched domains recorded, uname and the features list read
-#     back on the box after the kexec (the kernel under test, with the
-#     series' bits)
+#   - a small matrix: every row, run/stats and run/report accept the
+#     folder, the box's identity and sched domains recorded, uname and the
+#     features list read back on the box after the kexec (the kernel under
+#     test, with the series' bits)
 #   - the box killed mid-run: the finished runs kept, the run in progress
 #     crashed, run/matrix stops with exit 6; a new box and --resume complete
 #     the matrix, no seq twice
@@ -71,7 +71,8 @@ rc=$?
 sed 's/^/# /' "$tmp/m.err" | tail -n 5
 check "run/matrix --target on the box: exit 0, every run (4) ok" \
 	sh -c "[ $rc = 0 ] && [ \"\$(tail -n +2 '$tmp/m/runs.csv' | grep -c ',ok\$')\" = 4 ]"
-check "run/stats accepts the folder" sh -c "'$top/run/stats' '$tmp/m' >/dev/null 2>&1"
+check "run/stats and run/report accept the folder as a QEMU run's (report.md written)" \
+	sh -c "'$top/run/stats' '$tmp/m' >/dev/null 2>&1 && '$top/run/report' '$tmp/m' >/dev/null 2>&1 && [ -s '$tmp/m/report.md' ]"
 box_state > "$tmp/state-after" 2>&1
 before_id=$(sed -n 1p "$tmp/state-before")
 check "kexec verified: the box came back with a new boot id each boot (before, target-1.txt, target-2.txt, after the matrix), on its own command line plus pjt.target=1, and the same release (uname -r)" \
