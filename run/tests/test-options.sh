@@ -227,21 +227,27 @@ conventions run/bench-overhead 'usage: run/bench-overhead' "$top/run/bench-overh
 check "run/bench-overhead --out=EXISTING: refused before anything boots, naming the folder" \
 	refused run/bench-overhead "$tmp exists; not overwriting" "$top/run/bench-overhead" --out="$tmp"
 check "run/bench-overhead --rounds=x: refused" refused run/bench-overhead "--rounds wants a positive number, not 'x'" "$top/run/bench-overhead" --rounds=x
+check "run/bench-overhead --reps=0: refused" refused run/bench-overhead "--reps wants a positive number, not '0'" "$top/run/bench-overhead" --reps=0
 check "run/bench-overhead --size=DIR without runs.csv: refused, naming it" \
 	refused run/bench-overhead "--size $tmp: no runs.csv (not a folder of run/bench-overhead)" "$top/run/bench-overhead" --size="$tmp"
 check "run/bench-overhead --size --effect=0: refused" \
 	refused run/bench-overhead "--effect wants a percentage, not '0'" "$top/run/bench-overhead" --size="$tmp" --effect=0
-# A pilot of 6 rounds whose log ratios to stock alternate +-a (sd a*sqrt(6/5)),
-# a = 0.04 on duty's records/s and 0.02 on its wake-up p99, each round's own
-# level differing: rounds = ((z(1 - 0.025/4) + z(0.8)) sd / -log(0.98))^2 / (3/pi)
-# = ((2.498 + 0.842) 0.04382 / 0.020203)^2 / 0.9549 = 54.9 -> 55, and 14.
-mkdir -p "$tmp/pilot"
-awk 'BEGIN { print "seq,combo,rep,workload,records_per_s,wakeup_p99_us,status"
-	for (r = 1; r <= 6; r++) for (k = 0; k < 3; k++) {
-		e = k == 0 ? 0 : (r % 2 ? 0.04 : -0.04)
-		printf "%d,%s,%d,duty,%.3f,%.3f,ok\n", ++s, k == 0 ? "stock" : k == 1 ? "patched-off" : "patched-counting",
-			r, 1e6 * (1 + r / 10) * exp(e), 8000 * r * exp(e / 2) }
-	print ++s ",patched-off,7,duty,1,1,crashed" }' > "$tmp/pilot/runs.csv"
+# A pilot of 6 rounds (the boot column) whose log ratios to stock alternate
+# +-a (sd a*sqrt(6/5)), a = 0.04 on duty's records/s and 0.02 on its
+# wake-up p99, each round's own level differing: rounds = ((z(1 - 0.025/4)
+# + z(0.8)) sd / -log(0.98))^2 / (3/pi) = ((2.498 + 0.842) 0.04382 /
+# 0.020203)^2 / 0.9549 = 54.9 -> 55, and 14.  REPS runs a boot, the rep's
+# log ratio shifted by +-0.01 about the round's (the round's mean the same).
+pilot() { # pilot DIR REPS
+	mkdir -p "$1"
+	awk -v reps="$2" 'BEGIN { print "seq,combo,boot,rep,workload,records_per_s,wakeup_p99_us,status"
+		for (r = 1; r <= 6; r++) for (q = 1; q <= reps; q++) for (k = 0; k < 3; k++) {
+			e = k == 0 ? 0 : (r % 2 ? 0.04 : -0.04) + (reps == 1 ? 0 : q % 2 ? 0.01 : -0.01)
+			printf "%d,%s,%d,%d,duty,%.3f,%.3f,ok\n", ++s, k == 0 ? "stock" : k == 1 ? "patched-off" : "patched-counting",
+				r, q, 1e6 * (1 + r / 10 + q / 100) * exp(e), 8000 * r * exp(e / 2) }
+		print ++s ",patched-off,7,1,duty,1,1,crashed" }' > "$1/runs.csv"
+}
+pilot "$tmp/pilot" 1
 check "run/bench-overhead --size PILOT: each comparison's sd and rounds for 2% at power 0.8, Holm over the 4, a crashed run left out" \
 	sh -c "'$top/run/bench-overhead' --size '$tmp/pilot' > '$tmp/size.out' &&
 	       grep -qx 'patched-off | duty | records_per_s | 6 | 0.0438 | 55 | .*' '$tmp/size.out' &&
@@ -249,6 +255,9 @@ check "run/bench-overhead --size PILOT: each comparison's sd and rounds for 2% a
 	       grep -q '^rounds: 55 (Holm over 4 comparisons' '$tmp/size.out'"
 check "... --effect 4: a quarter of the rounds (14 for the records/s)" \
 	sh -c "'$top/run/bench-overhead' --size '$tmp/pilot' --effect 4 | grep -q '^patched-off | duty | records_per_s | 6 | 0.0438 | 14 |'"
+pilot "$tmp/pilot2" 2
+check "... two runs a boot: the sd of each round's mean log ratio, the same rounds (55)" \
+	sh -c "'$top/run/bench-overhead' --size '$tmp/pilot2' | grep -qx 'patched-off | duty | records_per_s | 6 | 0.0438 | 55 | .*'"
 conventions run/bench-icount 'usage: run/bench-icount' "$top/run/bench-icount"
 check "run/bench-icount --out=EXISTING: refused before anything boots, naming the folder" \
 	refused run/bench-icount "$tmp exists; not overwriting" "$top/run/bench-icount" --out="$tmp"
