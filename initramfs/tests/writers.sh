@@ -16,6 +16,8 @@ D=/sys/kernel/debug/sched
 F=$D/features
 R=$D/pjt_runnable
 ROUNDS=${WRITERS_ROUNDS:-500}
+# the bits the writers flip, one writer each
+WRITTEN="PJT_SHORT_TASKS PJT_BUSIEST LEGACY_LOAD"
 . /usr/lib/pjt/tap.sh
 
 for b in ${PJT_BITS:?not set: the plan sets the series bits from run/contract/bits} LEGACY_LOAD; do
@@ -38,7 +40,7 @@ write_loop() {
 }
 
 rounds_done() {
-	for b in PJT_SHORT_TASKS PJT_BUSIEST LEGACY_LOAD; do
+	for b in $WRITTEN; do
 		[ -e "/tmp/writers.rounds.$b" ] || return 1
 	done
 }
@@ -59,35 +61,32 @@ load=$!
 	while IFS= read -r line; do echo "$line"; done < "$R"
 done >> /tmp/writers.reads) &
 reader=$!
-write_loop PJT_SHORT_TASKS &
-w1=$!
-write_loop PJT_BUSIEST &
-w2=$!
-write_loop LEGACY_LOAD &
-w3=$!
+writers=
+for b in $WRITTEN; do
+	write_loop "$b" &
+	writers="$writers $!"
+done
 # The race runs until seen_all, or for at most RACE_MORE s after the
 # rounds: without jump labels to patch, 500 rounds take about a second and
 # the reader may not yet have met every state (once 269 reads met none
 # under LEGACY_LOAD).  A writer that stopped early ends the race.
 RACE_MORE=${WRITERS_RACE_MORE:-60}
 more=0
-while ! seen_all && [ $more -lt $RACE_MORE ] && kill -0 $w1 $w2 $w3 2>/dev/null; do
+while ! seen_all && [ $more -lt $RACE_MORE ] && kill -0 $writers 2>/dev/null; do
 	sleep 1
 	! rounds_done || more=$((more + 1))
 done
 echo "# the race went on $more s after the writers' $ROUNDS rounds"
 touch /tmp/writers.stop
-wait $w1
-s1=$?
-wait $w2
-s2=$?
-wait $w3
-s3=$?
+writers_failed=0
+for w in $writers; do
+	wait "$w" || writers_failed=$((writers_failed + 1))
+done
 wait $reader
 kill $load 2>/dev/null
 wait $load 2>/dev/null
 rm -f /tmp/writers.stop /tmp/writers.rounds.*
-check "the three writers ran at least their $ROUNDS rounds, every write accepted" [ "$s1" = 0 -a "$s2" = 0 -a "$s3" = 0 ]
+check "the three writers ran at least their $ROUNDS rounds, every write accepted ($writers_failed did not)" [ "$writers_failed" = 0 ]
 
 reads=$(grep -c '^bookkeeping' /tmp/writers.reads)
 on=$(grep -c '^bookkeeping on' /tmp/writers.reads)
