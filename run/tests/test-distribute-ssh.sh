@@ -24,6 +24,8 @@
 # systemd runs, else the .wants links of /etc/systemd/system) and its
 # listening sockets are the same after the test as before.  Skipped (one
 # "# SKIP" line) only without build/sshd-root.
+# check: reads listening sockets (run/check runs it in its QEMU lane, so
+# test-target.sh's box, whose port is forwarded, never runs beside it)
 # TAP-ish output.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
