@@ -101,7 +101,15 @@ check "the box gone: run/matrix stops with exit 6, the finished runs kept, the r
 start_box box2
 "$top/run/matrix" --no-report --resume "$tmp/k" --target-key "$tmp/key" --target-known-hosts "$tmp/known" \
 	--target-box "$(cat "$tmp/box2.qemu")" > /dev/null 2> "$tmp/k2.err"
-check "a new box and --resume: every run has a row, no seq twice" \
-	sh -c "[ $? = 0 ] && [ \"\$(tail -n +2 '$tmp/k/runs.csv' | wc -l)\" = 6 ] && [ \"\$(tail -n +2 '$tmp/k/runs.csv' | cut -d, -f1 | sort | uniq -d)\" = '' ]"
+resume_rc=$?
+# resume_complete: on failure, what the resume said and each row's seq and status
+resume_complete() {
+	[ "$resume_rc" = 0 ] && [ "$(tail -n +2 "$tmp/k/runs.csv" | wc -l)" = 6 ] &&
+		[ "$(tail -n +2 "$tmp/k/runs.csv" | cut -d, -f1 | sort | uniq -d)" = '' ] && return 0
+	tail -n 8 "$tmp/k2.err"
+	tail -n +2 "$tmp/k/runs.csv" | awk -F, '{ print "row", $1, $NF }'
+	return 1
+}
+check "a new box and --resume: exit 0 ($resume_rc), every run has a row, no seq twice" resume_complete
 stop_box
 tap_end
