@@ -15,7 +15,9 @@
 #     and records it
 #   - faults: no return after kexec (exit 6, --resume completes, no
 #     duplicate), the power-cycle command, SSH dropped mid-run (that run
-#     crashed, the rest done), another kernel after kexec (exit 5)
+#     crashed, the rest done), another kernel after kexec (exit 5); how
+#     long a boot may take before its first run (the reboot timeout twice
+#     and 180 s)
 #   - --no-reboot: no kexec; refused on a kernel without the series
 # TAP-ish output.
 set -u
@@ -174,6 +176,9 @@ PATH="$fixtures/target:$PATH" \
 check "--resume once it is back: every run, none twice" \
 	sh -c "[ $? = 0 ] && [ \"\$(rows '$tmp/c/runs.csv')\" = 4 ]"
 check "... no seq twice" no_duplicate "$tmp/c/runs.csv"
+check "a boot may take twice the reboot timeout and 180 s more to start its first run: 780 s by default, 196 s with --target-reboot-timeout 8, kept by --resume" \
+	sh -c "grep -q 'boot 1: .*, the first within 780s ' '$tmp/a.err' && grep -q 'boot 1: .*, the first within 196s ' '$tmp/c.err' &&
+	       grep -q 'boot [0-9]*: .*, the first within 196s ' '$tmp/c2.err'"
 make_target d 4
 : > "$tmp/targets/d.test/no-return"
 # the command gets the target's URL as $1
