@@ -69,8 +69,17 @@ matrix_on_box --target "ssh://root@127.0.0.1:$port" --target-kernel "$box_kernel
 	--initrd "$top/build/initramfs.cpio.gz" --out "$tmp/m" "$tmp/box.matrix" > "$tmp/m.out" 2> "$tmp/m.err"
 rc=$?
 sed 's/^/# /' "$tmp/m.err" | tail -n 5
-check "run/matrix --target on the box: exit 0, every run (4) ok" \
-	sh -c "[ $rc = 0 ] && [ \"\$(tail -n +2 '$tmp/m/runs.csv' | grep -c ',ok\$')\" = 4 ]"
+# matrix_complete: on failure, what the box's run/boot said and the end of
+# its console (its kexecs)
+matrix_complete() {
+	[ "$rc" = 0 ] && [ "$(tail -n +2 "$tmp/m/runs.csv" | grep -c ',ok$')" = 4 ] && return 0
+	echo "run/matrix exit $rc; the box's run/boot said:"
+	tail -n 4 "$tmp/box.boot"
+	echo "the box's console ends:"
+	tail -n 12 "$tmp/box.console"
+	return 1
+}
+check "run/matrix --target on the box: exit 0, every run (4) ok" matrix_complete
 check "run/stats and run/report accept the folder as a QEMU run's (report.md written)" \
 	sh -c "'$top/run/stats' '$tmp/m' >/dev/null 2>&1 && '$top/run/report' '$tmp/m' >/dev/null 2>&1 && [ -s '$tmp/m/report.md' ]"
 box_state > "$tmp/state-after" 2>&1
