@@ -103,7 +103,8 @@ initramfs-perf: $(BUILD)/initramfs-perf.cpio.gz ## the guest image with perf (pe
 
 # The QEMU box's image (run/tests/test-target.sh): the guest image plus
 # Debian's sshd and kexec, unpacked by check-deps.
-$(BUILD)/initramfs-box.cpio.gz: $(BUILD)/initramfs.cpio.gz initramfs/build-box-image $(BUILD)/sshd-root/usr/sbin/sshd
+$(BUILD)/initramfs-box.cpio.gz: $(BUILD)/initramfs.cpio.gz initramfs/build-box-image \
+		$(BUILD)/sshd-root/usr/sbin/sshd $(BUILD)/sshd-root/sbin/kexec
 	@initramfs/build-box-image $@
 
 initramfs-box: $(BUILD)/initramfs-box.cpio.gz ## the QEMU box's image (run/tests/test-target.sh)
