@@ -69,14 +69,24 @@ matrix_on_box --target "ssh://root@127.0.0.1:$port" --target-kernel "$box_kernel
 	--initrd "$top/build/initramfs.cpio.gz" --out "$tmp/m" "$tmp/box.matrix" > "$tmp/m.out" 2> "$tmp/m.err"
 rc=$?
 sed 's/^/# /' "$tmp/m.err" | tail -n 5
-# matrix_complete: on failure, what the box's run/boot said and the end of
-# its console (its kexecs)
+# explain BOX DIR ERR: why a matrix on BOX (its folder DIR) failed: what
+# run/matrix said, each boot's run/target log, the box's run/boot and the
+# end of its console (its kexecs)
+explain() {
+	tail -n 8 "$3"
+	for log in "$2"/boot-*.log; do
+		[ -r "$log" ] && { echo "$log ends:"; tail -n 4 "$log"; }
+	done
+	echo "the $1's run/boot said:"
+	tail -n 4 "$tmp/$1.boot"
+	echo "the $1's console ends:"
+	tail -n 12 "$tmp/$1.console"
+	tail -n +2 "$2/runs.csv" 2>/dev/null | awk -F, '{ print "row", $1, $NF }'
+}
 matrix_complete() {
 	[ "$rc" = 0 ] && [ "$(tail -n +2 "$tmp/m/runs.csv" | grep -c ',ok$')" = 4 ] && return 0
-	echo "run/matrix exit $rc; the box's run/boot said:"
-	tail -n 4 "$tmp/box.boot"
-	echo "the box's console ends:"
-	tail -n 12 "$tmp/box.console"
+	echo "run/matrix exit $rc"
+	explain box "$tmp/m" "$tmp/m.err"
 	return 1
 }
 check "run/matrix --target on the box: exit 0, every run (4) ok" matrix_complete
@@ -97,8 +107,12 @@ check "the box's identity: 4 CPUs, 1 socket of 4 cores, and its sched domains in
 
 echo "# ---- the box killed mid-run"
 printf 'reps 3\nsettle 0\nseed 2\nsmp 4\nboots 1\nduration 4s\ncombo stock\ncombo rfc-after PJT_SHORT_TASKS PJT_BUSIEST PJT_IMBALANCE PJT_MOVE_TASKS PJT_IDLEST PJT_WAKE_AFFINE PJT_CLASSIFY\nworkload duty threads=8 duty=10 period=10ms\n' > "$tmp/kill.matrix"
+# The default reboot timeout (300 s), which --resume keeps: the resume
+# kexecs box2, and 60 s left little room (a boot of the first matrix took
+# 56 s here from one run to the next: copy, kexec, return and a 2-s run).
+# A box that is gone refuses SSH at once, so nothing waits for it.
 matrix_on_box --target "ssh://root@127.0.0.1:$port" --target-kernel "$box_kernel" --target-initrd "$image" \
-	--initrd "$top/build/initramfs.cpio.gz" --target-reboot-timeout 60 --out "$tmp/k" "$tmp/kill.matrix" > "$tmp/k.out" 2> "$tmp/k.err" &
+	--initrd "$top/build/initramfs.cpio.gz" --out "$tmp/k" "$tmp/kill.matrix" > "$tmp/k.out" 2> "$tmp/k.err" &
 runner=$!
 wait_until 600 sh -c "[ \"\$(tail -n +2 '$tmp/k/runs.csv' 2>/dev/null | wc -l)\" -ge 2 ]"
 stop_box
@@ -107,16 +121,16 @@ rc=$?
 sed 's/^/# /' "$tmp/k.err" | tail -n 4
 check "the box gone: run/matrix stops with exit 6, the finished runs kept, the run in progress crashed" \
 	sh -c "[ $rc = 6 ] && [ \"\$(tail -n +2 '$tmp/k/runs.csv' | grep -c ',ok\$')\" -ge 2 ] && [ \"\$(tail -n +2 '$tmp/k/runs.csv' | grep -c ',crashed\$')\" = 1 ]"
-start_box box2
+box2_up=yes
+start_box box2 || box2_up="no (sshd not up within 240 s)"
 "$top/run/matrix" --no-report --resume "$tmp/k" --target-key "$tmp/key" --target-known-hosts "$tmp/known" \
 	--target-box "$(cat "$tmp/box2.qemu")" > /dev/null 2> "$tmp/k2.err"
 resume_rc=$?
-# resume_complete: on failure, what the resume said and each row's seq and status
 resume_complete() {
 	[ "$resume_rc" = 0 ] && [ "$(tail -n +2 "$tmp/k/runs.csv" | wc -l)" = 6 ] &&
 		[ "$(tail -n +2 "$tmp/k/runs.csv" | cut -d, -f1 | sort | uniq -d)" = '' ] && return 0
-	tail -n 8 "$tmp/k2.err"
-	tail -n +2 "$tmp/k/runs.csv" | awk -F, '{ print "row", $1, $NF }'
+	echo "box2 up before the resume: $box2_up"
+	explain box2 "$tmp/k" "$tmp/k2.err"
 	return 1
 }
 check "a new box and --resume: exit 0 ($resume_rc), every run has a row, no seq twice" resume_complete
